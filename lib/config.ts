@@ -1,0 +1,83 @@
+/**
+ * The environment, read and checked in one place. A bad or missing value
+ * stops the start with a message naming the variable and what it expects.
+ */
+import path from "node:path";
+import { z } from "zod";
+
+const emptyToUndefined = (value: unknown) => (value === "" ? undefined : value);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+
+const schema = z
+  .object({
+    TOLLBOOTH_ENGINE: z.preprocess(emptyToUndefined, z.enum(["sqlite", "convex"]).optional()),
+    CONVEX_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
+    TOLLBOOTH_SERVER_KEY: optionalString,
+    TOLLBOOTH_PROVIDER: z.preprocess(emptyToUndefined, z.enum(["standin", "kinde"]).default("standin")),
+    TOLLBOOTH_DATA_DIR: z.preprocess(emptyToUndefined, z.string().default(".tollbooth")),
+    TOLLBOOTH_SCHEDULER: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("on")),
+    TOLLBOOTH_OPERATOR_TOKEN: optionalString,
+    KINDE_DOMAIN: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
+    KINDE_M2M_CLIENT_ID: optionalString,
+    KINDE_M2M_CLIENT_SECRET: optionalString,
+    KINDE_AUDIENCE: optionalString,
+  })
+  .superRefine((env, ctx) => {
+    const engine = env.TOLLBOOTH_ENGINE ?? (env.CONVEX_URL ? "convex" : "sqlite");
+    if (engine === "convex") {
+      if (!env.CONVEX_URL) ctx.addIssue({ code: "custom", path: ["CONVEX_URL"], message: "the deployment URL (https://<name>.convex.cloud) when TOLLBOOTH_ENGINE=convex" });
+      if (!env.TOLLBOOTH_SERVER_KEY || env.TOLLBOOTH_SERVER_KEY.length < 32)
+        ctx.addIssue({ code: "custom", path: ["TOLLBOOTH_SERVER_KEY"], message: "a secret of at least 32 characters, set to the same value on the Convex deployment (npx convex env set TOLLBOOTH_SERVER_KEY …)" });
+    }
+    if (env.TOLLBOOTH_PROVIDER === "kinde") {
+      for (const name of ["KINDE_DOMAIN", "KINDE_M2M_CLIENT_ID", "KINDE_M2M_CLIENT_SECRET"] as const) {
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: `required when TOLLBOOTH_PROVIDER=kinde (see README, "Connecting Kinde")` });
+      }
+    }
+  });
+
+export interface Config {
+  engine: "sqlite" | "convex";
+  convexUrl: string | null;
+  serverKey: string | null;
+  provider: "standin" | "kinde";
+  dataDir: string;
+  schedulerEnabled: boolean;
+  operatorTokenOverride: string | null;
+  kinde: { domain: string; clientId: string; clientSecret: string; audience: string } | null;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Tollbooth cannot start; fix the environment:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+export function readConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((i) => `${i.path.join(".")}: expected ${i.message}`));
+  }
+  const e = result.data;
+  const engine = e.TOLLBOOTH_ENGINE ?? (e.CONVEX_URL ? "convex" : "sqlite");
+  const kindeDomain = e.KINDE_DOMAIN?.replace(/\/+$/, "");
+  return {
+    engine,
+    convexUrl: e.CONVEX_URL ?? null,
+    serverKey: e.TOLLBOOTH_SERVER_KEY ?? null,
+    provider: e.TOLLBOOTH_PROVIDER,
+    dataDir: path.resolve(e.TOLLBOOTH_DATA_DIR),
+    schedulerEnabled: e.TOLLBOOTH_SCHEDULER === "on",
+    operatorTokenOverride: e.TOLLBOOTH_OPERATOR_TOKEN ?? null,
+    kinde:
+      e.TOLLBOOTH_PROVIDER === "kinde" && kindeDomain
+        ? {
+            domain: kindeDomain,
+            clientId: e.KINDE_M2M_CLIENT_ID!,
+            clientSecret: e.KINDE_M2M_CLIENT_SECRET!,
+            audience: e.KINDE_AUDIENCE ?? `${kindeDomain}/api`,
+          }
+        : null,
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * The embedded engine: transaction scripts over SQLite in this process.
+ * Mutations go through the group-commit writer; queries through a batched
+ * read transaction on a second, read-only connection.
+ */
+import { randomBytes } from "node:crypto";
+import { makeId } from "../../ids";
+import type { ArgsOf, ResultOf, Script } from "../../scripts/define";
+import type { Tx } from "../../store/port";
+import { parseInput } from "../../validation";
+import type { Engine, EngineInfo } from "../types";
+import { Batcher, type BatcherStats } from "./batcher";
+import { openDatabase, type OpenedDatabase } from "./open";
+import { createSqliteStore } from "./store";
+
+export interface SqliteEngineOptions {
+  dataDir: string;
+  /** Default true. false runs one transaction per script (benchmark baseline). */
+  groupCommit?: boolean;
+  maxBatch?: number;
+  synchronous?: "FULL" | "NORMAL";
+  clock?: () => number;
+}
+
+const nodeRandom = (n: number) => randomBytes(n);
+
+export class SqliteEngine implements Engine {
+  readonly kind = "sqlite" as const;
+  private readonly opened: OpenedDatabase;
+  private readonly writer: Batcher;
+  private readonly reader: Batcher;
+  private closing: Promise<void> | null = null;
+
+  constructor(readonly options: SqliteEngineOptions) {
+    const clock = options.clock ?? Date.now;
+    this.opened = openDatabase(options.dataDir, { synchronous: options.synchronous });
+    const writeStore = createSqliteStore(this.opened.write);
+    const readStore = createSqliteStore(this.opened.read);
+    const tx = (store: Tx["store"]) => (): Tx => ({ store, nowMs: clock(), newId: (prefix) => makeId(prefix, nodeRandom) });
+    this.writer = new Batcher(this.opened.write, {
+      groupCommit: options.groupCommit ?? true,
+      maxBatch: options.maxBatch ?? 1024,
+      readOnly: false,
+      makeTx: tx(writeStore),
+    });
+    this.reader = new Batcher(this.opened.read, {
+      groupCommit: true,
+      maxBatch: 1024,
+      readOnly: true,
+      makeTx: tx(readStore),
+    });
+  }
+
+  async run<S extends Script>(script: S, args: ArgsOf<S>): Promise<ResultOf<S>> {
+    const parsed = parseInput(script.args, args, script.name);
+    const batcher = script.kind === "mutation" ? this.writer : this.reader;
+    return (await batcher.submit(script, parsed)) as ResultOf<S>;
+  }
+
+  async info(): Promise<EngineInfo> {
+    const stats = this.writer.getStats();
+    return {
+      kind: "sqlite",
+      migrationVersion: this.opened.migrationVersion,
+      detail: { file: this.opened.file, batches: stats.batches, scripts: stats.scripts, largestBatch: stats.largestBatch },
+    };
+  }
+
+  writerStats(): BatcherStats {
+    return this.writer.getStats();
+  }
+
+  /** For tests and the crash check: the raw connections. Never used by app code. */
+  get connections(): Pick<OpenedDatabase, "write" | "read"> {
+    return { write: this.opened.write, read: this.opened.read };
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.writer.close();
+      await this.reader.close();
+      this.opened.read.close();
+      try {
+        this.opened.write.pragma("wal_checkpoint(TRUNCATE)");
+      } catch {
+        // a checkpoint is an optimisation; closing still makes the WAL durable
+      }
+      this.opened.write.close();
+      this.opened.releaseLock();
+    })();
+    return this.closing;
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * Numbered migrations, applied in order at start, each in its own transaction.
+ * They live in TypeScript modules (not .sql files) so that the production
+ * build carries them without reading the file system at run time.
+ * Never edit a migration that has shipped: add the next number instead (the
+ * runner stores a checksum of each and refuses to start when one changed).
+ */
+import * as m0001 from "./0001_foundation";
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const migrations: readonly Migration[] = [{ version: 1, name: "foundation", sql: m0001.sql }];

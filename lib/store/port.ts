@@ -1,0 +1,25 @@
+/**
+ * The store port: the only way a transaction script touches data.
+ *
+ * Each repository method is one indexed read or one write, so the same script
+ * runs unchanged over SQLite (lib/engine/sqlite) and over Convex's ctx.db
+ * (convex/_store.ts). No business rule lives behind this interface: an engine
+ * only stores and fetches rows.
+ */
+import type { AccountsRepo } from "../accounts/repo";
+
+export interface Store {
+  accounts: AccountsRepo;
+}
+
+/** What a transaction script receives besides its arguments. */
+export interface Tx {
+  store: Store;
+  /** The transaction's time, read once by the engine. Decisions take it as an argument. */
+  nowMs: number;
+  /** A new id with a typed prefix, e.g. newId("acct") → "acct_3kq…". */
+  newId(prefix: IdPrefix): string;
+}
+
+/** Every id prefix the product hands out, in one table (see lib/ids.ts). */
+export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run";
