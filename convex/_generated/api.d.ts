@@ -14,8 +14,10 @@ import type {
   FunctionReference,
 } from "convex/server";
 import type * as accounts from "../accounts.js";
+import type * as crons from "../crons.js";
 import type * as engine_store from "../engine/store.js";
 import type * as engine_wrap from "../engine/wrap.js";
+import type * as scheduled from "../scheduled.js";
 
 /**
  * A utility for referencing Convex functions in your app's API.
@@ -27,8 +29,10 @@ import type * as engine_wrap from "../engine/wrap.js";
  */
 declare const fullApi: ApiFromModules<{
   accounts: typeof accounts;
+  crons: typeof crons;
   "engine/store": typeof engine_store;
   "engine/wrap": typeof engine_wrap;
+  scheduled: typeof scheduled;
 }>;
 export declare const api: FilterApi<
   typeof fullApi,

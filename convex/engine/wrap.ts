@@ -9,7 +9,7 @@
  * the deployment know, and is compared in constant time.
  */
 import { zodOutputToConvex, zodToConvex } from "convex-helpers/server/zod4";
-import { ConvexError, v } from "convex/values";
+import { ConvexError, v, type Value } from "convex/values";
 import { makeId } from "../../lib/ids";
 import { isAppError } from "../../lib/errors";
 import { constantTimeEqual } from "../../lib/security";
@@ -46,7 +46,7 @@ export async function runScript(script: Script, db: GenericDatabaseWriter<DataMo
     return await script.handler(tx, args);
   } catch (error) {
     if (isAppError(error)) {
-      throw new ConvexError({ code: error.code, message: error.message, details: error.details ?? null, retryAfterSeconds: error.retryAfterSeconds ?? null });
+      throw new ConvexError({ code: error.code, message: error.message, details: (error.details ?? null) as Value, retryAfterSeconds: error.retryAfterSeconds ?? null });
     }
     throw error;
   }

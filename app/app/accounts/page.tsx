@@ -1,0 +1,53 @@
+import { PageHeader } from "@/components/page-header";
+import * as accounts from "@/lib/accounts/scripts";
+import { getRuntime } from "@/lib/runtime";
+import { CreateAccountForm } from "./create-form";
+
+export const dynamic = "force-dynamic";
+
+export default async function AccountsPage({ searchParams }: { searchParams: Promise<{ after?: string }> }) {
+  const { after } = await searchParams;
+  const page = await getRuntime().engine.run(accounts.list, { limit: 50, ...(after ? { afterId: after } : {}) });
+  return (
+    <>
+      <PageHeader title="Accounts">The customers this app bills. Each has its own budget, ledger, links and billing events.</PageHeader>
+      <CreateAccountForm />
+      <table className="mt-6 w-full max-w-5xl border-collapse text-sm">
+        <thead>
+          <tr className="border-b border-stone-300 text-left text-stone-500">
+            <th className="py-2">Name</th>
+            <th>Id</th>
+            <th>Kinde customer</th>
+            <th>Plan</th>
+            <th>Billing</th>
+            <th>Created</th>
+          </tr>
+        </thead>
+        <tbody>
+          {page.accounts.map((a) => (
+            <tr key={a.id} className="border-b border-stone-200">
+              <td className="py-2 font-medium">{a.name}</td>
+              <td className="font-mono text-xs">{a.id}</td>
+              <td className="font-mono text-xs">{a.kindeCustomerId ?? "—"}</td>
+              <td>{a.plan}</td>
+              <td>{a.billingStatus}</td>
+              <td>{new Date(a.createdAtMs).toISOString().replace("T", " ").slice(0, 19)} UTC</td>
+            </tr>
+          ))}
+          {page.accounts.length === 0 ? (
+            <tr>
+              <td colSpan={6} className="py-6 text-center text-stone-500">
+                No accounts yet. Create one above.
+              </td>
+            </tr>
+          ) : null}
+        </tbody>
+      </table>
+      {page.nextAfterId ? (
+        <a className="mt-4 inline-block underline" href={`/app/accounts?after=${page.nextAfterId}`}>
+          Next page
+        </a>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,16 @@
+import { Coming, PageHeader } from "@/components/page-header";
+
+export default function Page() {
+  return (
+    <>
+      <PageHeader title="Inbox">Every billing webhook that arrived, stored before it was answered.</PageHeader>
+      <Coming
+        items={[
+          "Status (received, processing, applied, ignored, failed, dead), attempts, next attempt, result and copies seen.",
+          "Replay of any stored event; replay of all dead events or a time window.",
+          "A banner when any event is dead.",
+        ]}
+      />
+    </>
+  );
+}

@@ -1,0 +1,16 @@
+import { Coming, PageHeader } from "@/components/page-header";
+
+export default function Page() {
+  return (
+    <>
+      <PageHeader title="Links">Short links and QR codes whose clicks are the metered usage.</PageHeader>
+      <Coming
+        items={[
+          "Create a short link with a generated or custom code; its QR code as SVG and PNG.",
+          "Clicks this cycle and by day, as a chart.",
+          "The review list of closed cycles the reporter would not write.",
+        ]}
+      />
+    </>
+  );
+}

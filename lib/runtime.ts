@@ -1,0 +1,86 @@
+/**
+ * The server's one runtime: config, engine, operator secrets and scheduler,
+ * made once per process and kept on globalThis (Next.js loads a module more
+ * than once; two SQLite handles in one process would deadlock each other).
+ */
+import { ConvexHttpClient } from "convex/browser";
+import { readConfig, type Config } from "./config";
+import { ConvexEngine, type ConvexCaller } from "./engine/convex/engine";
+import { SqliteEngine } from "./engine/sqlite/engine";
+import type { Engine } from "./engine/types";
+import { loadOperatorSecrets, type OperatorSecrets } from "./ops/operator";
+import type { OrchestrationContext } from "./orchestrations/context";
+import { Scheduler } from "./scheduler/runner";
+import { schedules } from "./scheduler/schedules";
+
+export interface Runtime {
+  config: Config;
+  engine: Engine;
+  operator: OperatorSecrets;
+  scheduler: Scheduler | null;
+  startedAtMs: number;
+}
+
+const KEY = Symbol.for("tollbooth.runtime");
+type Holder = { [KEY]?: Runtime };
+
+export function getRuntime(): Runtime {
+  const holder = globalThis as Holder;
+  return (holder[KEY] ??= createRuntime());
+}
+
+function createRuntime(): Runtime {
+  const config = readConfig();
+  const engine = createEngine(config);
+  const operator = loadOperatorSecrets(config.dataDir, config.operatorTokenOverride);
+  return { config, engine, operator, scheduler: null, startedAtMs: Date.now() };
+}
+
+function createEngine(config: Config): Engine {
+  if (config.engine === "sqlite") return new SqliteEngine({ dataDir: config.dataDir });
+  const client = new ConvexHttpClient(config.convexUrl!);
+  return new ConvexEngine(client as unknown as ConvexCaller, config.serverKey!, config.convexUrl!);
+}
+
+export function orchestrationContext(engine: Engine): OrchestrationContext {
+  return {
+    run: engine.run.bind(engine),
+    nowMs: Date.now,
+    log: (message) => console.log(`[tollbooth] ${message}`),
+  };
+}
+
+/**
+ * Called once from instrumentation.ts when the server starts: prints the
+ * operator token the first time, starts the in-process schedules (embedded
+ * engine only; Convex runs its own crons) and closes cleanly on a signal.
+ */
+export function startRuntime(): Runtime {
+  const runtime = getRuntime();
+  if (runtime.scheduler) return runtime;
+  if (runtime.operator.created) {
+    console.log(
+      [
+        "",
+        "  Tollbooth made an operator token. It is shown this once; it is also stored,",
+        `  readable only by you, in ${runtime.config.dataDir}/operator-token.`,
+        `    ${runtime.operator.token}`,
+        "  Sign in to the dashboard with it at /signin.",
+        "",
+      ].join("\n"),
+    );
+  }
+  if (runtime.config.engine === "sqlite" && runtime.config.schedulerEnabled) {
+    runtime.scheduler = new Scheduler(schedules, orchestrationContext(runtime.engine));
+    runtime.scheduler.start();
+  }
+  const shutdown = async (signal: string) => {
+    console.log(`[tollbooth] ${signal}: stopping schedules and closing the database`);
+    await runtime.scheduler?.stop();
+    await runtime.engine.close();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  return runtime;
+}

@@ -1,0 +1,16 @@
+/**
+ * Every recurring job, declared once. convex/crons.ts registers each for
+ * Convex; lib/scheduler/runner.ts runs them in-process on the embedded engine.
+ * Each part adds its jobs here (the gate's sweeper, the meter's reporter and
+ * reconciler, the inbox worker).
+ */
+import type { OrchestrationContext } from "../orchestrations/context";
+
+export interface Schedule {
+  /** Unique, kebab-case; the Convex cron's name. */
+  name: string;
+  intervalMs: number;
+  run(ctx: OrchestrationContext): Promise<void>;
+}
+
+export const schedules: readonly Schedule[] = [];
