@@ -7,6 +7,8 @@ const securityHeaders = [
 ];
 
 const config: NextConfig = {
+  // Tests run their own server with its own build folder so they never fight a developer's `npm run dev`.
+  distDir: process.env.TOLLBOOTH_DIST_DIR ?? ".next",
   // Native and server-only packages stay out of the bundle.
   serverExternalPackages: ["better-sqlite3"],
   poweredByHeader: false,

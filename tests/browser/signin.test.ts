@@ -1,0 +1,55 @@
+/** An operator signs in with the printed token, creates an account, and signs out. */
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { chromiumAvailable, launchBrowser, startDevServer, type RunningServer } from "./harness";
+
+describe.skipIf(!chromiumAvailable)("dashboard sign-in (real browser)", () => {
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startDevServer();
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  test("the dashboard is closed without a session; the printed token opens it; sign-out closes it", async () => {
+    expect(server.output()).toContain(server.operatorToken());
+    const page = await browser.newPage();
+
+    await page.goto(`${server.url}/app`);
+    expect(new URL(page.url()).pathname).toBe("/signin");
+
+    await page.fill("#token", "tb_op_not-the-token-at-all-000000000000");
+    await page.click("button[type=submit]");
+    await page.waitForURL(/\/signin\?error=1/);
+    await expect.poll(() => page.textContent("body")).toContain("That token is not the operator token.");
+
+    await page.fill("#token", server.operatorToken());
+    await page.click("button[type=submit]");
+    await page.waitForURL(/\/app$/);
+    await expect.poll(() => page.textContent("h1")).toBe("Overview");
+
+    await page.click("text=Accounts");
+    await page.waitForURL(/\/app\/accounts$/);
+    await page.fill("input[name=name]", "Browser Co");
+    await page.fill("input[name=kindeCustomerId]", "customer_browser");
+    await page.click("text=Create account");
+    await expect.poll(() => page.textContent("table")).toContain("Browser Co");
+    await expect.poll(() => page.textContent("table")).toContain("customer_browser");
+
+    // The same Kinde customer twice: the form shows why, and no second row appears.
+    await page.fill("input[name=name]", "Copy Co");
+    await page.fill("input[name=kindeCustomerId]", "customer_browser");
+    await page.click("text=Create account");
+    await expect.poll(() => page.textContent("[role=alert]")).toContain("already belongs to another account");
+    expect(await page.textContent("table")).not.toContain("Copy Co");
+
+    await page.click("text=Sign out");
+    await page.waitForURL(/\/signin$/);
+    await page.goto(`${server.url}/app/accounts`);
+    expect(new URL(page.url()).pathname).toBe("/signin");
+  });
+});
