@@ -15,9 +15,12 @@ import type {
 } from "convex/server";
 import type * as accounts from "../accounts.js";
 import type * as crons from "../crons.js";
+import type * as engine_repos_accounts from "../engine/repos/accounts.js";
+import type * as engine_repos_db from "../engine/repos/db.js";
 import type * as engine_store from "../engine/store.js";
 import type * as engine_wrap from "../engine/wrap.js";
 import type * as scheduled from "../scheduled.js";
+import type * as tables_accounts from "../tables/accounts.js";
 
 /**
  * A utility for referencing Convex functions in your app's API.
@@ -30,9 +33,12 @@ import type * as scheduled from "../scheduled.js";
 declare const fullApi: ApiFromModules<{
   accounts: typeof accounts;
   crons: typeof crons;
+  "engine/repos/accounts": typeof engine_repos_accounts;
+  "engine/repos/db": typeof engine_repos_db;
   "engine/store": typeof engine_store;
   "engine/wrap": typeof engine_wrap;
   scheduled: typeof scheduled;
+  "tables/accounts": typeof tables_accounts;
 }>;
 export declare const api: FilterApi<
   typeof fullApi,

@@ -1,96 +1,15 @@
 /**
- * The store port over SQLite. Statements are prepared once per connection;
- * each method is one indexed statement. Column names are snake_case, fields
- * camelCase; the mapping lives here and nowhere else.
+ * The store port over SQLite: one repository per table group, each in
+ * repos/<domain>.ts. Statements are prepared once per connection; each method
+ * is one indexed statement. Column names are snake_case, fields camelCase; the
+ * mapping lives in the repository and nowhere else.
  */
 import type Database from "better-sqlite3";
-import type { Account, AccountPatch, AccountsRepo } from "../../accounts/repo";
 import type { Store } from "../../store/port";
+import { accountsRepo } from "./repos/accounts";
 
 export function createSqliteStore(db: Database.Database): Store {
-  return { accounts: accountsRepo(db) };
-}
-
-interface AccountRow {
-  id: string;
-  name: string;
-  kinde_customer_id: string | null;
-  plan: string;
-  plan_changed_at_ms: number;
-  agreement_id: string | null;
-  cycle_anchor_ms: number | null;
-  billing_status: string;
-  created_at_ms: number;
-}
-
-const accountColumns: Record<keyof AccountPatch, keyof AccountRow> = {
-  name: "name",
-  kindeCustomerId: "kinde_customer_id",
-  plan: "plan",
-  planChangedAtMs: "plan_changed_at_ms",
-  agreementId: "agreement_id",
-  cycleAnchorMs: "cycle_anchor_ms",
-  billingStatus: "billing_status",
-};
-
-function toAccount(row: AccountRow | undefined): Account | null {
-  if (!row) return null;
   return {
-    id: row.id,
-    name: row.name,
-    kindeCustomerId: row.kinde_customer_id,
-    plan: row.plan,
-    planChangedAtMs: row.plan_changed_at_ms,
-    agreementId: row.agreement_id,
-    cycleAnchorMs: row.cycle_anchor_ms,
-    billingStatus: row.billing_status,
-    createdAtMs: row.created_at_ms,
-  };
-}
-
-function accountsRepo(db: Database.Database): AccountsRepo {
-  // A read-only connection cannot prepare writes; those are prepared on first use.
-  const lazy = <T>(make: () => T) => {
-    let value: T | undefined;
-    return () => (value ??= make());
-  };
-  const insert = lazy(() =>
-    db.prepare(
-      `INSERT INTO accounts (id, name, kinde_customer_id, plan, plan_changed_at_ms, agreement_id, cycle_anchor_ms, billing_status, created_at_ms)
-       VALUES (@id, @name, @kindeCustomerId, @plan, @planChangedAtMs, @agreementId, @cycleAnchorMs, @billingStatus, @createdAtMs)`,
-    ),
-  );
-  const byId = lazy(() => db.prepare("SELECT * FROM accounts WHERE id = ?"));
-  const byCustomer = lazy(() => db.prepare("SELECT * FROM accounts WHERE kinde_customer_id = ?"));
-  const listFirst = lazy(() => db.prepare("SELECT * FROM accounts ORDER BY id LIMIT ?"));
-  const listAfter = lazy(() => db.prepare("SELECT * FROM accounts WHERE id > ? ORDER BY id LIMIT ?"));
-  const patchStatements = new Map<string, Database.Statement>();
-
-  return {
-    async insert(account) {
-      insert().run(account);
-    },
-    async get(id) {
-      return toAccount(byId().get(id) as AccountRow | undefined);
-    },
-    async getByKindeCustomerId(kindeCustomerId) {
-      return toAccount(byCustomer().get(kindeCustomerId) as AccountRow | undefined);
-    },
-    async list({ limit, afterId }) {
-      const rows = (afterId === undefined ? listFirst().all(limit) : listAfter().all(afterId, limit)) as AccountRow[];
-      return rows.map((r) => toAccount(r)!);
-    },
-    async patch(id, patch) {
-      const keys = (Object.keys(patch) as (keyof AccountPatch)[]).filter((k) => patch[k] !== undefined).sort();
-      if (keys.length === 0) return;
-      const cacheKey = keys.join(",");
-      let statement = patchStatements.get(cacheKey);
-      if (!statement) {
-        const sets = keys.map((k) => `${accountColumns[k]} = @${k}`).join(", ");
-        statement = db.prepare(`UPDATE accounts SET ${sets} WHERE id = @id`);
-        patchStatements.set(cacheKey, statement);
-      }
-      statement.run({ ...Object.fromEntries(keys.map((k) => [k, patch[k]])), id });
-    },
+    accounts: accountsRepo(db),
   };
 }
