@@ -6,7 +6,9 @@
  */
 import { defineSchema } from "convex/server";
 import { accountsTables } from "./tables/accounts";
+import { usageTables } from "./tables/usage";
 
 export default defineSchema({
   ...accountsTables,
+  ...usageTables,
 });

@@ -17,10 +17,13 @@ import type * as accounts from "../accounts.js";
 import type * as crons from "../crons.js";
 import type * as engine_repos_accounts from "../engine/repos/accounts.js";
 import type * as engine_repos_db from "../engine/repos/db.js";
+import type * as engine_repos_usage from "../engine/repos/usage.js";
 import type * as engine_store from "../engine/store.js";
 import type * as engine_wrap from "../engine/wrap.js";
 import type * as scheduled from "../scheduled.js";
 import type * as tables_accounts from "../tables/accounts.js";
+import type * as tables_usage from "../tables/usage.js";
+import type * as usage from "../usage.js";
 
 /**
  * A utility for referencing Convex functions in your app's API.
@@ -35,10 +38,13 @@ declare const fullApi: ApiFromModules<{
   crons: typeof crons;
   "engine/repos/accounts": typeof engine_repos_accounts;
   "engine/repos/db": typeof engine_repos_db;
+  "engine/repos/usage": typeof engine_repos_usage;
   "engine/store": typeof engine_store;
   "engine/wrap": typeof engine_wrap;
   scheduled: typeof scheduled;
   "tables/accounts": typeof tables_accounts;
+  "tables/usage": typeof tables_usage;
+  usage: typeof usage;
 }>;
 export declare const api: FilterApi<
   typeof fullApi,

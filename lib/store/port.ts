@@ -7,9 +7,11 @@
  * only stores and fetches rows.
  */
 import type { AccountsRepo } from "../accounts/repo";
+import type { UsageRepo } from "../usage/repo";
 
 export interface Store {
   accounts: AccountsRepo;
+  usage: UsageRepo;
 }
 
 /** What a transaction script receives besides its arguments. */
@@ -19,6 +21,8 @@ export interface Tx {
   nowMs: number;
   /** A new id with a typed prefix, e.g. newId("acct") → "acct_3kq…". */
   newId(prefix: IdPrefix): string;
+  /** A number in [0, 1) from the engine's allowed random source (Convex seeds it per mutation). */
+  random(): number;
 }
 
 /** Every id prefix the product hands out, in one table (see lib/ids.ts). */

@@ -36,7 +36,7 @@ export class SqliteEngine implements Engine {
     this.opened = openDatabase(options.dataDir, { synchronous: options.synchronous });
     const writeStore = createSqliteStore(this.opened.write);
     const readStore = createSqliteStore(this.opened.read);
-    const tx = (store: Tx["store"]) => (): Tx => ({ store, nowMs: clock(), newId: (prefix) => makeId(prefix, nodeRandom) });
+    const tx = (store: Tx["store"]) => (): Tx => ({ store, nowMs: clock(), newId: (prefix) => makeId(prefix, nodeRandom), random: Math.random });
     this.writer = new Batcher(this.opened.write, {
       groupCommit: options.groupCommit ?? true,
       maxBatch: options.maxBatch ?? 1024,
