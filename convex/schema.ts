@@ -7,8 +7,10 @@
 import { defineSchema } from "convex/server";
 import { accountsTables } from "./tables/accounts";
 import { usageTables } from "./tables/usage";
+import { apiKeysTables } from "./tables/apiKeys";
 
 export default defineSchema({
   ...accountsTables,
   ...usageTables,
+  ...apiKeysTables,
 });

@@ -7,11 +7,13 @@
  * only stores and fetches rows.
  */
 import type { AccountsRepo } from "../accounts/repo";
+import type { ApiKeysRepo } from "../keys/repo";
 import type { UsageRepo } from "../usage/repo";
 
 export interface Store {
   accounts: AccountsRepo;
   usage: UsageRepo;
+  apiKeys: ApiKeysRepo;
 }
 
 /** What a transaction script receives besides its arguments. */

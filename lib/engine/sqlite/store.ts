@@ -8,10 +8,12 @@ import type Database from "better-sqlite3";
 import type { Store } from "../../store/port";
 import { accountsRepo } from "./repos/accounts";
 import { usageRepo } from "./repos/usage";
+import { apiKeysRepo } from "./repos/apiKeys";
 
 export function createSqliteStore(db: Database.Database): Store {
   return {
     accounts: accountsRepo(db),
     usage: usageRepo(db),
+    apiKeys: apiKeysRepo(db),
   };
 }
