@@ -7,6 +7,7 @@
  * only stores and fetches rows.
  */
 import type { AccountsRepo } from "../accounts/repo";
+import type { GateRepo } from "../gate/repo";
 import type { ApiKeysRepo } from "../keys/repo";
 import type { UsageRepo } from "../usage/repo";
 
@@ -14,6 +15,7 @@ export interface Store {
   accounts: AccountsRepo;
   usage: UsageRepo;
   apiKeys: ApiKeysRepo;
+  gate: GateRepo;
 }
 
 /** What a transaction script receives besides its arguments. */
