@@ -6,7 +6,9 @@
  */
 import { defineSchema } from "convex/server";
 import { accountsTables } from "./tables/accounts";
+import { standinTables } from "./tables/standin";
 
 export default defineSchema({
   ...accountsTables,
+  ...standinTables,
 });

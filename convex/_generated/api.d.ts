@@ -17,10 +17,13 @@ import type * as accounts from "../accounts.js";
 import type * as crons from "../crons.js";
 import type * as engine_repos_accounts from "../engine/repos/accounts.js";
 import type * as engine_repos_db from "../engine/repos/db.js";
+import type * as engine_repos_standin from "../engine/repos/standin.js";
 import type * as engine_store from "../engine/store.js";
 import type * as engine_wrap from "../engine/wrap.js";
 import type * as scheduled from "../scheduled.js";
+import type * as standin from "../standin.js";
 import type * as tables_accounts from "../tables/accounts.js";
+import type * as tables_standin from "../tables/standin.js";
 
 /**
  * A utility for referencing Convex functions in your app's API.
@@ -35,10 +38,13 @@ declare const fullApi: ApiFromModules<{
   crons: typeof crons;
   "engine/repos/accounts": typeof engine_repos_accounts;
   "engine/repos/db": typeof engine_repos_db;
+  "engine/repos/standin": typeof engine_repos_standin;
   "engine/store": typeof engine_store;
   "engine/wrap": typeof engine_wrap;
   scheduled: typeof scheduled;
+  standin: typeof standin;
   "tables/accounts": typeof tables_accounts;
+  "tables/standin": typeof tables_standin;
 }>;
 export declare const api: FilterApi<
   typeof fullApi,

@@ -5,10 +5,12 @@
  */
 import type { Store } from "../../lib/store/port";
 import { accountsRepo } from "./repos/accounts";
+import { standinRepo } from "./repos/standin";
 import type { Db } from "./repos/db";
 
 export function createConvexStore(db: Db): Store {
   return {
     accounts: accountsRepo(db),
+    standin: standinRepo(db),
   };
 }

@@ -4,9 +4,10 @@
  * same objects (tests/contract/registry.test.ts checks that none is missing).
  */
 import * as accounts from "../accounts/scripts";
+import * as standin from "../standin/scripts";
 import type { Script } from "./define";
 
-const modules = { accounts } as const;
+const modules = { accounts, standin } as const;
 
 function collect(): Record<string, Script> {
   const out: Record<string, Script> = {};

@@ -7,9 +7,11 @@
  * only stores and fetches rows.
  */
 import type { AccountsRepo } from "../accounts/repo";
+import type { StandinRepo } from "../standin/repo";
 
 export interface Store {
   accounts: AccountsRepo;
+  standin: StandinRepo;
 }
 
 /** What a transaction script receives besides its arguments. */
@@ -22,4 +24,4 @@ export interface Tx {
 }
 
 /** Every id prefix the product hands out, in one table (see lib/ids.ts). */
-export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run";
+export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run" | "agreement" | "mrec" | "event" | "msg";

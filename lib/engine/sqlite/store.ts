@@ -7,9 +7,11 @@
 import type Database from "better-sqlite3";
 import type { Store } from "../../store/port";
 import { accountsRepo } from "./repos/accounts";
+import { standinRepo } from "./repos/standin";
 
 export function createSqliteStore(db: Database.Database): Store {
   return {
     accounts: accountsRepo(db),
+    standin: standinRepo(db),
   };
 }

@@ -6,6 +6,7 @@
  * runner stores a checksum of each and refuses to start when one changed).
  */
 import * as m0001 from "./0001_foundation";
+import * as m0004 from "./0004_provider";
 
 export interface Migration {
   version: number;
@@ -13,4 +14,7 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: readonly Migration[] = [{ version: 1, name: "foundation", sql: m0001.sql }];
+export const migrations: readonly Migration[] = [
+  { version: 1, name: "foundation", sql: m0001.sql },
+  { version: 4, name: "provider", sql: m0004.sql },
+];
