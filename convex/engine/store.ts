@@ -8,6 +8,7 @@ import { accountsRepo } from "./repos/accounts";
 import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
 import { gateRepo } from "./repos/gate";
+import { standinRepo } from "./repos/standin";
 import type { Db } from "./repos/db";
 
 export function createConvexStore(db: Db): Store {
@@ -16,5 +17,6 @@ export function createConvexStore(db: Db): Store {
     usage: usageRepo(db),
     apiKeys: apiKeysRepo(db),
     gate: gateRepo(db),
+    standin: standinRepo(db),
   };
 }

@@ -6,10 +6,11 @@
 import * as accounts from "../accounts/scripts";
 import * as gate from "../gate/scripts";
 import * as keys from "../keys/scripts";
+import * as standin from "../standin/scripts";
 import * as usage from "../usage/scripts";
 import type { Script } from "./define";
 
-const modules = { accounts, usage, keys, gate } as const;
+const modules = { accounts, usage, keys, gate, standin } as const;
 
 function collect(): Record<string, Script> {
   const out: Record<string, Script> = {};

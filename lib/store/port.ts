@@ -9,6 +9,7 @@
 import type { AccountsRepo } from "../accounts/repo";
 import type { GateRepo } from "../gate/repo";
 import type { ApiKeysRepo } from "../keys/repo";
+import type { StandinRepo } from "../standin/repo";
 import type { UsageRepo } from "../usage/repo";
 
 export interface Store {
@@ -16,6 +17,7 @@ export interface Store {
   usage: UsageRepo;
   apiKeys: ApiKeysRepo;
   gate: GateRepo;
+  standin: StandinRepo;
 }
 
 /** What a transaction script receives besides its arguments. */
@@ -30,4 +32,4 @@ export interface Tx {
 }
 
 /** Every id prefix the product hands out, in one table (see lib/ids.ts). */
-export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run";
+export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run" | "agreement" | "mrec" | "event" | "msg";

@@ -10,6 +10,7 @@ import { accountsRepo } from "./repos/accounts";
 import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
 import { gateRepo } from "./repos/gate";
+import { standinRepo } from "./repos/standin";
 
 export function createSqliteStore(db: Database.Database): Store {
   return {
@@ -17,5 +18,6 @@ export function createSqliteStore(db: Database.Database): Store {
     usage: usageRepo(db),
     apiKeys: apiKeysRepo(db),
     gate: gateRepo(db),
+    standin: standinRepo(db),
   };
 }
