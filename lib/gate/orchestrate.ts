@@ -21,7 +21,8 @@
  * repeat); their caller sees the error.
  */
 import type { Engine } from "../engine/types";
-import type { BillingProvider, ProviderAccount } from "../provider/port";
+import { providerAccountOf } from "../provider/account";
+import { isProviderError, type BillingProvider } from "../provider/port";
 import type { ResultOf } from "../scripts/define";
 import * as gate from "./scripts";
 import { leaseMs as leaseMsFromEnv, SWEEP_BATCH, SWEEP_BATCHES_PER_RUN } from "./settings";
@@ -153,10 +154,6 @@ export async function sweepExpiredJobs(ctx: Pick<GateContext, "run" | "log" | "s
 /** Reads in flight in this process, so concurrent admissions for one account wait on one provider call. */
 const readsInFlight = new Map<string, Promise<void>>();
 
-function isProviderFailure(error: unknown): error is Error & { kind: string } {
-  return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "ProviderError";
-}
-
 /**
  * Reads one account's limit for one feature from the provider, at most once a
  * minute (claimed in the database, so other servers wait too), and stores it.
@@ -170,13 +167,13 @@ export function refreshLimit(ctx: GateContext, accountId: string, feature: strin
   const read = (async () => {
     const claim = await ctx.run(gate.claimLimitRead, { accountId, feature, source: ctx.provider.name });
     if (!claim.claimed) return;
-    const who: ProviderAccount = { accountId: claim.account.id, customerId: claim.account.kindeCustomerId, agreementId: claim.account.agreementId };
+    const who = providerAccountOf(claim.account);
     const base = { accountId, feature, claimedAtMs: claim.claimedAtMs, source: ctx.provider.name };
     let limit;
     try {
       limit = await ctx.provider.readLimit(who, feature);
     } catch (error) {
-      if (isProviderFailure(error) && error.kind === "not_found") {
+      if (isProviderError(error) && error.kind === "not_found") {
         await ctx.run(gate.storeLimit, { ...base, limit: { kind: "limited", max: 0 }, note: `The plan grants no ${feature}: ${error.message}` });
         return;
       }
