@@ -9,12 +9,16 @@
  *    10 minutes after that read.
  *  - After that, admission is refused until a read succeeds: a wrong refusal
  *    costs a short delay, a wrong admission costs money.
+ *  - While one caller's read is in flight (claimed, no answer yet) and there
+ *    is no usable value, the others wait for it rather than being refused.
  */
 import { invariant } from "../errors";
 
 export const LIMIT_FRESH_MS = 60_000;
 export const LIMIT_STALE_MAX_MS = 10 * 60_000;
 export const LIMIT_READ_INTERVAL_MS = 60_000;
+/** A claimed read with no outcome after this long is taken as failed (its server may have died mid-read). */
+export const LIMIT_READ_PENDING_MAX_MS = 15_000;
 
 /** A limit as the gate uses it: a whole number of units, or null for no maximum. */
 export type LimitUnits = number | null;
@@ -28,6 +32,8 @@ export interface LimitCacheState {
   readAtMs: number | null;
   /** When the provider was last asked, whether or not it answered. */
   lastAttemptAtMs: number | null;
+  /** Why the last attempt failed; null after a success and while an attempt is in flight. */
+  lastError: string | null;
 }
 
 export type LimitDecision =
@@ -37,6 +43,8 @@ export type LimitDecision =
   | { use: "stale"; limitUnits: LimitUnits; ageMs: number }
   /** Ask the provider now (nobody has in the last minute). */
   | { use: "refresh" }
+  /** Someone is asking right now and there is nothing usable meanwhile: wait for their answer. */
+  | { use: "pending"; retryAfterMs: number }
   /** Nothing usable and the provider may not be asked again yet: refuse, and say when to retry. */
   | { use: "unavailable"; retryAfterMs: number; reason: string };
 
@@ -58,6 +66,11 @@ export function decideLimit(state: LimitCacheState | null, nowMs: number): Limit
   if (nowMs >= nextAttemptAtMs) return { use: "refresh" };
 
   if (state && ageMs !== null && ageMs < LIMIT_STALE_MAX_MS) return { use: "stale", limitUnits: valueOf(state), ageMs };
+
+  const inFlight = state !== null && lastAttemptAtMs !== null && state.lastError === null && (readAtMs === null || readAtMs < lastAttemptAtMs);
+  if (inFlight && nowMs - lastAttemptAtMs < LIMIT_READ_PENDING_MAX_MS) {
+    return { use: "pending", retryAfterMs: Math.max(1, Math.min(250, lastAttemptAtMs + LIMIT_READ_PENDING_MAX_MS - nowMs)) };
+  }
 
   const retryAfterMs = Math.max(1, nextAttemptAtMs - nowMs);
   const reason =

@@ -24,6 +24,7 @@ import type { Engine } from "../engine/types";
 import { providerAccountOf } from "../provider/account";
 import { isProviderError, type BillingProvider } from "../provider/port";
 import type { ResultOf } from "../scripts/define";
+import { LIMIT_READ_PENDING_MAX_MS } from "./freshness";
 import * as gate from "./scripts";
 import { leaseMs as leaseMsFromEnv, SWEEP_BATCH, SWEEP_BATCHES_PER_RUN } from "./settings";
 
@@ -42,7 +43,7 @@ export const CONFLICT_TRIES_MAX = 8;
 export const CONFLICT_WAIT_MAX_MS = 1_000;
 const CONFLICT_WAIT_FIRST_MS = 15;
 /** How many times reserve and extend go back to the provider when the limit vanished again meanwhile. */
-const LIMIT_ROUNDS_MAX = 2;
+const LIMIT_ROUNDS_MAX = 3;
 
 let envLeaseMs: number | undefined;
 function leaseOf(ctx: GateContext): number {
@@ -75,15 +76,50 @@ export async function retryConflicts<T>(ctx: Pick<GateContext, "sleep" | "log">,
 }
 
 type ReserveResult = ResultOf<typeof gate.reserve>;
-export type ReserveOutcome = Exclude<ReserveResult, { outcome: "needs_limit" }>;
+type LimitWait = { outcome: "needs_limit" } | { outcome: "limit_pending"; retryAfterMs: number };
+export type ReserveOutcome = Exclude<ReserveResult, LimitWait>;
 type ExtendResult = ResultOf<typeof gate.extend>;
-export type ExtendOutcome = Exclude<ExtendResult, { outcome: "needs_limit" }>;
+export type ExtendOutcome = Exclude<ExtendResult, LimitWait>;
 
 const changedMeanwhile = {
   outcome: "limit_unavailable" as const,
   retryAfterMs: 1_000,
-  reason: "The plan limit was dropped again while it was being read (a plan change); try again in a moment.",
+  reason: "The plan limit could not be settled while this request waited (it was dropped again, or another server's read never answered); try again in a moment.",
 };
+
+/**
+ * Runs a script that needs the cached limit until it answers with something
+ * else: on `needs_limit` it reads the provider (at most LIMIT_ROUNDS_MAX
+ * times), on `limit_pending` it waits for the read in flight (here, or on
+ * another server) for at most LIMIT_READ_PENDING_MAX_MS.
+ */
+async function withLimit<R extends { outcome: string }>(
+  ctx: GateContext,
+  accountId: () => Promise<{ accountId: string; feature: string }>,
+  attempt: () => Promise<R>,
+): Promise<Exclude<R, LimitWait> | typeof changedMeanwhile> {
+  const sleep = ctx.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const deadline = ctx.nowMs() + LIMIT_READ_PENDING_MAX_MS;
+  let rounds = 0;
+  for (;;) {
+    const result = await attempt();
+    if (result.outcome === "needs_limit") {
+      if (++rounds > LIMIT_ROUNDS_MAX) return changedMeanwhile;
+      const { accountId: id, feature } = await accountId();
+      await refreshLimit(ctx, id, feature);
+      continue;
+    }
+    if (result.outcome === "limit_pending") {
+      if (ctx.nowMs() >= deadline) return changedMeanwhile;
+      const { accountId: id, feature } = await accountId();
+      const running = readsInFlight.get(flightKeyOf(ctx, id, feature));
+      if (running) await running;
+      else await sleep((result as unknown as { retryAfterMs: number }).retryAfterMs);
+      continue;
+    }
+    return result as Exclude<R, LimitWait>;
+  }
+}
 
 export interface ReserveInput {
   accountId: string;
@@ -95,12 +131,11 @@ export interface ReserveInput {
 /** Check and hold, reading the provider first only when the cached limit is too old. */
 export async function reserveJob(ctx: GateContext, input: ReserveInput): Promise<ReserveOutcome> {
   const feature = input.feature ?? gate.DEFAULT_FEATURE;
-  for (let round = 0; ; round++) {
-    const result = await retryConflicts(ctx, () => ctx.run(gate.reserve, { ...input, feature, leaseMs: leaseOf(ctx) }));
-    if (result.outcome !== "needs_limit") return result;
-    if (round >= LIMIT_ROUNDS_MAX) return changedMeanwhile;
-    await refreshLimit(ctx, input.accountId, feature);
-  }
+  return withLimit(
+    ctx,
+    async () => ({ accountId: input.accountId, feature }),
+    () => retryConflicts(ctx, () => ctx.run(gate.reserve, { ...input, feature, leaseMs: leaseOf(ctx) })),
+  );
 }
 
 export interface StepInput {
@@ -117,13 +152,14 @@ export async function chargeJob(ctx: GateContext, input: StepInput) {
 
 /** Asks for a bigger hold, reading the provider first only when the cached limit is too old. */
 export async function extendJob(ctx: GateContext, input: StepInput): Promise<ExtendOutcome> {
-  for (let round = 0; ; round++) {
-    const result = await ctx.run(gate.extend, { ...input, leaseMs: leaseOf(ctx) });
-    if (result.outcome !== "needs_limit") return result;
-    if (round >= LIMIT_ROUNDS_MAX) return changedMeanwhile;
-    const { job } = await ctx.run(gate.getJob, { jobId: input.jobId, asAccountId: input.asAccountId });
-    await refreshLimit(ctx, job.accountId, job.feature);
-  }
+  return withLimit(
+    ctx,
+    async () => {
+      const { job } = await ctx.run(gate.getJob, { jobId: input.jobId, asAccountId: input.asAccountId });
+      return { accountId: job.accountId, feature: job.feature };
+    },
+    () => ctx.run(gate.extend, { ...input, leaseMs: leaseOf(ctx) }),
+  );
 }
 
 export interface SettleInput {
@@ -160,8 +196,12 @@ const readsInFlight = new Map<string, Promise<void>>();
  * A failure is stored too: the last value then serves, stale, for up to 10
  * minutes after it was read. A feature the plan does not grant is a limit of 0.
  */
+function flightKeyOf(ctx: Pick<GateContext, "provider">, accountId: string, feature: string): string {
+  return `${ctx.provider.name}\u0000${accountId}\u0000${feature}`;
+}
+
 export function refreshLimit(ctx: GateContext, accountId: string, feature: string): Promise<void> {
-  const flightKey = `${ctx.provider.name}\u0000${accountId}\u0000${feature}`;
+  const flightKey = flightKeyOf(ctx, accountId, feature);
   const running = readsInFlight.get(flightKey);
   if (running) return running;
   const read = (async () => {

@@ -85,8 +85,6 @@ export interface CachedLimit extends LimitCacheState {
   feature: string;
   /** The provider the value came from ("standin" or "kinde"). */
   source: string;
-  /** Why the last attempt failed; null after a successful read. */
-  lastError: string | null;
 }
 
 export interface BillingRow {

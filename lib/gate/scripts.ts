@@ -87,6 +87,8 @@ export const cachedLimitSchema = z.object({
 });
 
 const needsLimit = z.object({ outcome: z.literal("needs_limit") });
+/** Another caller is reading the limit and nothing usable is cached: ask again shortly. */
+const limitPending = z.object({ outcome: z.literal("limit_pending"), retryAfterMs: z.number() });
 const limitUnavailable = z.object({ outcome: z.literal("limit_unavailable"), retryAfterMs: z.number(), reason: z.string() });
 
 // ------------------------------------------------------------------ helpers
@@ -187,6 +189,7 @@ export const reserveResult = z.discriminatedUnion("outcome", [
   z.object({ outcome: z.literal("refused"), neededUnits: z.number(), remainingUnits: z.number(), reason: z.string() }),
   z.object({ outcome: z.literal("rate_limited"), retryAfterMs: z.number(), reason: z.string() }),
   needsLimit,
+  limitPending,
   limitUnavailable,
 ]);
 
@@ -219,6 +222,7 @@ export const reserve = mutation("gate.reserve", reserveArgs, reserveResult, asyn
 
   const limit = await limitNow(tx, args.accountId, args.feature);
   if (limit.use === "refresh") return { outcome: "needs_limit" as const };
+  if (limit.use === "pending") return { outcome: "limit_pending" as const, retryAfterMs: limit.retryAfterMs };
   if (limit.use === "unavailable") return { outcome: "limit_unavailable" as const, retryAfterMs: limit.retryAfterMs, reason: limit.reason };
 
   const cycle = cycleOf(tx.nowMs, account.cycleAnchorMs).name;
@@ -338,6 +342,7 @@ export const extendResult = z.discriminatedUnion("outcome", [
   z.object({ outcome: z.literal("replayed"), job: jobSchema }),
   z.object({ outcome: z.literal("ignored"), job: jobSchema, reason: z.string() }),
   needsLimit,
+  limitPending,
   limitUnavailable,
 ]);
 
@@ -353,6 +358,7 @@ export const extend = mutation("gate.extend", extendArgs, extendResult, async (t
 
   const limit = await limitNow(tx, job.accountId, job.feature);
   if (limit.use === "refresh") return { outcome: "needs_limit" as const };
+  if (limit.use === "pending") return { outcome: "limit_pending" as const, retryAfterMs: limit.retryAfterMs };
   if (limit.use === "unavailable") return { outcome: "limit_unavailable" as const, retryAfterMs: limit.retryAfterMs, reason: limit.reason };
 
   const budget = await budgetOf(tx, job);
@@ -472,7 +478,8 @@ export const claimLimitRead = mutation(
       lastAttemptAtMs: null,
       lastError: null,
     };
-    await tx.store.gate.putLimit({ ...base, lastAttemptAtMs: tx.nowMs });
+    // A new attempt: its outcome is unknown until storeLimit or recordLimitFailure (other callers wait meanwhile).
+    await tx.store.gate.putLimit({ ...base, lastAttemptAtMs: tx.nowMs, lastError: null });
     return { claimed: true, claimedAtMs: tx.nowMs, account: identity };
   },
 );

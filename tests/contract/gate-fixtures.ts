@@ -16,12 +16,15 @@ export class ControlledProvider {
   fallback: Limit = { kind: "limited", max: 100_000 };
   /** While true every read fails as unreadable. */
   down = false;
+  /** Each read takes this long (real time). */
+  delayMs = 0;
   reads = 0;
   readsByAccount = new Map<string, number>();
 
   async readLimit(account: ProviderAccount, _feature: string): Promise<Limit> {
     this.reads++;
     this.readsByAccount.set(account.accountId, (this.readsByAccount.get(account.accountId) ?? 0) + 1);
+    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     if (this.down) throw new ProviderError("unreadable", "The provider did not answer (test switch).");
     return this.limits.get(account.accountId) ?? this.fallback;
   }

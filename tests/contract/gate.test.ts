@@ -211,6 +211,41 @@ describe.each(engines)("the gate on %s", (_name, make) => {
     expect(provider.reads).toBe(1);
   });
 
+  test("fifty first admissions at once wait for one provider read; none is refused", async () => {
+    const accountId = await newAccount(engine, provider, null);
+    provider.delayMs = 30;
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => reserve(accountId, `first-${i}`, 1)));
+    expect(results.map((r) => r.outcome)).toEqual(Array(50).fill("admitted"));
+    expect(provider.reads).toBe(1);
+  });
+
+  test("a read in flight on another server: admission waits for its answer instead of refusing", async () => {
+    const accountId = await newAccount(engine, provider, 100_000);
+    const claim = await engine.run(gate.claimLimitRead, { accountId, feature: "tokens", source: "standin" });
+    expect(claim.claimed).toBe(true);
+    let waits = 0;
+    const waiting: GateContext = {
+      ...ctx,
+      sleep: async (ms) => {
+        waits++;
+        clock.advance(ms);
+        if (waits === 3) await engine.run(gate.storeLimit, { accountId, feature: "tokens", claimedAtMs: claim.claimedAtMs, source: "standin", limit: { kind: "limited", max: 5 } });
+      },
+    };
+    expect(await reserveJob(waiting, { accountId, key: "waits", estimate: 5 })).toMatchObject({ outcome: "admitted", remainingUnits: 0 });
+    expect(waits).toBe(3);
+    expect(provider.reads).toBe(0);
+  });
+
+  test("a claimed read that never answers is given up after 15 s: refused with a time to retry", async () => {
+    const accountId = await newAccount(engine, provider, 100_000);
+    await engine.run(gate.claimLimitRead, { accountId, feature: "tokens", source: "standin" });
+    const waiting: GateContext = { ...ctx, sleep: async (ms) => clock.advance(ms) };
+    const result = await reserveJob(waiting, { accountId, key: "stuck", estimate: 5 });
+    expect(result.outcome).toBe("limit_unavailable");
+    expect(provider.reads).toBe(0);
+  });
+
   test("a null maximum means no limit", async () => {
     const accountId = await newAccount(engine, provider, null);
     expect(await reserve(accountId, "u", 10 ** 12)).toMatchObject({ outcome: "admitted", remainingUnits: null });

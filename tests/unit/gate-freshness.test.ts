@@ -3,11 +3,13 @@ import { decideLimit, LIMIT_FRESH_MS, LIMIT_READ_INTERVAL_MS, LIMIT_STALE_MAX_MS
 
 const T0 = Date.UTC(2026, 9, 20, 12, 0, 0);
 const s = (seconds: number) => seconds * 1000;
+/** Read `readAgoS` ago; last asked `attemptAgoS` ago, which failed unless it was the read itself. */
 const read = (readAgoS: number, attemptAgoS: number | null, now = T0): LimitCacheState => ({
   kind: "limited",
   maxUnits: 100_000,
   readAtMs: now - s(readAgoS),
   lastAttemptAtMs: attemptAgoS === null ? null : now - s(attemptAgoS),
+  lastError: attemptAgoS !== null && attemptAgoS < readAgoS ? "no answer" : null,
 });
 
 describe("the limit-freshness decision", () => {
@@ -26,15 +28,19 @@ describe("the limit-freshness decision", () => {
     ["read 10 min ago, asked 10 s ago and failed: refuse", read(600, 10), "unavailable"],
     ["read 10 min ago, not asked for a minute: ask", read(600, 60), "refresh"],
     ["read an hour ago, asked 59 s ago: refuse", read(3600, 59), "unavailable"],
-    ["dropped/unread, asked 5 s ago and failed: refuse", { kind: "unread", maxUnits: null, readAtMs: null, lastAttemptAtMs: T0 - s(5) }, "unavailable"],
-    ["unread, never asked", { kind: "unread", maxUnits: null, readAtMs: null, lastAttemptAtMs: null }, "refresh"],
+    ["dropped/unread, asked 5 s ago and failed: refuse", { kind: "unread", maxUnits: null, readAtMs: null, lastAttemptAtMs: T0 - s(5), lastError: "no answer" }, "unavailable"],
+    ["unread, never asked", { kind: "unread", maxUnits: null, readAtMs: null, lastAttemptAtMs: null, lastError: null }, "refresh"],
+    ["unread, asked 1 s ago, no answer yet: wait for it", { kind: "unread", maxUnits: null, readAtMs: null, lastAttemptAtMs: T0 - s(1), lastError: null }, "pending"],
+    ["unread, asked 15 s ago, still no answer: taken as failed", { kind: "unread", maxUnits: null, readAtMs: null, lastAttemptAtMs: T0 - s(15), lastError: null }, "unavailable"],
+    ["read 11 min ago, asked 2 s ago, no answer yet: wait for it", { ...read(660, 2), lastError: null }, "pending"],
+    ["read 2 min ago, asked 2 s ago, no answer yet: the stale value serves meanwhile", { ...read(120, 2), lastError: null }, "stale"],
   ] as [string, LimitCacheState | null, string][])("%s → %s", (_title, state, use) => {
     expect(decideLimit(state, T0).use).toBe(use);
   });
 
   test("a fresh or stale decision carries the value and its age; no maximum is null", () => {
     expect(decideLimit(read(10, 10), T0)).toEqual({ use: "fresh", limitUnits: 100_000, ageMs: 10_000 });
-    expect(decideLimit({ kind: "unlimited", maxUnits: null, readAtMs: T0 - s(120), lastAttemptAtMs: T0 - s(30) }, T0)).toEqual({
+    expect(decideLimit({ kind: "unlimited", maxUnits: null, readAtMs: T0 - s(120), lastAttemptAtMs: T0 - s(30), lastError: "no answer" }, T0)).toEqual({
       use: "stale",
       limitUnits: null,
       ageMs: 120_000,
