@@ -1,10 +1,5 @@
 import type { NextConfig } from "next";
-
-const securityHeaders = [
-  { key: "X-Content-Type-Options", value: "nosniff" },
-  { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-  { key: "X-Frame-Options", value: "DENY" },
-];
+import { securityHeaders } from "./lib/http/headers";
 
 const config: NextConfig = {
   // Tests run their own server with its own build folder so they never fight a developer's `npm run dev`.
@@ -14,7 +9,7 @@ const config: NextConfig = {
   poweredByHeader: false,
   typedRoutes: false,
   async headers() {
-    return [{ source: "/:path*", headers: securityHeaders }];
+    return [{ source: "/:path*", headers: [...securityHeaders] }];
   },
 };
 
