@@ -82,7 +82,7 @@ function Jobs({ title, rows, nowMs, testId }: { title: string; rows: View["runni
 
 export async function BudgetSection({ accountId }: { accountId: string }) {
   const view = await loadView(accountId);
-  const nowMs = Date.now();
+  const nowMs = view.nowMs;
   return (
     <section className="rounded-lg border border-stone-200 bg-white p-4" data-testid="budget-section">
       <h2 className="text-lg font-semibold">Budget and jobs</h2>

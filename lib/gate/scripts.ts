@@ -619,6 +619,8 @@ export const accountView = query(
   "gate.accountView",
   z.strictObject({ accountId, jobs: z.number().int().min(1).max(ACCOUNT_JOBS_MAX).default(20), eventsPerJob: z.number().int().min(1).max(50).default(12) }),
   z.object({
+    /** When the view was read (ages on the page are measured from it). */
+    nowMs: z.number(),
     budgets: z.array(budgetView),
     cachedLimits: z.array(cachedLimitSchema),
     admissionsPerMinute: z.number(),
@@ -635,6 +637,7 @@ export const accountView = query(
     const recent = await tx.store.gate.listJobs(args.accountId, { runningOnly: false, limit: args.jobs * 2 });
     const settled = recent.filter((j) => j.status !== "running").slice(0, args.jobs);
     return {
+      nowMs: tx.nowMs,
       budgets,
       cachedLimits,
       admissionsPerMinute: billing?.admissionsPerMinute ?? DEFAULT_ADMISSIONS_PER_MINUTE,
