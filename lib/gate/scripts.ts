@@ -337,7 +337,7 @@ export const charge = mutation("gate.charge", chargeArgs, chargeResult, async (t
 export const extendArgs = z.strictObject({ jobId: jobIdSchema, tokens: units(1), step: stepArg, asAccountId, leaseMs: leaseMsArg });
 
 export const extendResult = z.discriminatedUnion("outcome", [
-  z.object({ outcome: z.literal("extended"), job: jobSchema, grantedUnits: z.number(), remainingUnits: z.number().nullable() }),
+  z.object({ outcome: z.literal("extended"), job: jobSchema, grantedUnits: z.number(), remainingUnits: z.number().nullable(), budget: figuresSchema }),
   z.object({ outcome: z.literal("refused"), job: jobSchema, remainingUnits: z.number(), reason: z.string() }),
   z.object({ outcome: z.literal("replayed"), job: jobSchema }),
   z.object({ outcome: z.literal("ignored"), job: jobSchema, reason: z.string() }),
@@ -376,7 +376,7 @@ export const extend = mutation("gate.extend", extendArgs, extendResult, async (t
   const patch = { ...renewed, heldUnits: job.heldUnits + args.tokens };
   await tx.store.gate.updateJob(job.id, patch);
   await event(tx, job.id, "extended", args.tokens, null);
-  return { outcome: "extended" as const, job: { ...job, ...patch }, grantedUnits: args.tokens, remainingUnits: admission.remainingUnits };
+  return { outcome: "extended" as const, job: { ...job, ...patch }, grantedUnits: args.tokens, remainingUnits: admission.remainingUnits, budget: figures(after) };
 });
 
 // ------------------------------------------------------------------ settle
