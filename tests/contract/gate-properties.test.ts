@@ -70,7 +70,11 @@ const roundArb: fc.Arbitrary<Round> = fc.record({
   providerDown: fc.integer({ min: 0, max: 9 }).map((n) => n < 2),
   ops: fc.array(opArb, { minLength: 1, maxLength: 6 }),
 });
-const scheduleArb = fc.record({
+interface Schedule {
+  limit: number | null;
+  rounds: Round[];
+}
+const scheduleArb: fc.Arbitrary<Schedule> = fc.record({
   limit: fc.option(fc.integer({ min: 0, max: 250 }), { nil: null, freq: 10 }),
   rounds: fc.array(roundArb, { minLength: 1, maxLength: 10 }),
 });
@@ -123,7 +127,7 @@ async function checkRound(engine: Engine, accountId: string, model: Model): Prom
   }
 }
 
-async function runSchedule(engine: Engine, ctx: GateContext, provider: ControlledProvider, schedule: fc.infer<typeof scheduleArb>): Promise<void> {
+async function runSchedule(engine: Engine, ctx: GateContext, provider: ControlledProvider, schedule: Schedule): Promise<void> {
   const accountId = (await engine.run(accounts.create, { name: "prop" })).id;
   provider.setLimit(accountId, schedule.limit);
   const model: Model = { jobByKey: new Map(), estimateByKey: new Map(), settled: new Map(), limitsSeen: new Set([schedule.limit]) };
