@@ -16,7 +16,8 @@
  * through the route files.
  *
  * Flags as for `next start`: -p/--port (or PORT, default 3000), -H/--hostname
- * (or HOSTNAME, default 0.0.0.0).
+ * (or HOSTNAME, default 0.0.0.0). TOLLBOOTH_PAGES=off leaves Next.js out and
+ * serves only the direct routes.
  */
 import http from "node:http";
 import { matchRoute } from "../lib/api/routes";
@@ -40,10 +41,18 @@ async function main(): Promise<void> {
 
   // The runtime first: a bad config or a locked data folder stops the start with its message.
   startRuntime();
-  const { default: next } = await import("next");
-  const app = next({ dev: false, dir: process.cwd(), hostname, port });
-  const nextHandler = app.getRequestHandler();
-  await app.prepare();
+  // TOLLBOOTH_PAGES=off serves only the direct routes (the crash test uses it: it needs the API, not a page build).
+  const pages = (process.env.TOLLBOOTH_PAGES ?? "on") !== "off";
+  let nextHandler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> = async (_req, res) => {
+    res.writeHead(404, { "content-type": "application/json; charset=utf-8" });
+    res.end(JSON.stringify({ error: { code: "not_found", message: "This server was started with TOLLBOOTH_PAGES=off: only the API is served." } }));
+  };
+  if (pages) {
+    const { default: next } = await import("next");
+    const app = next({ dev: false, dir: process.cwd(), hostname, port });
+    nextHandler = app.getRequestHandler();
+    await app.prepare();
+  }
 
   const server = http.createServer((req, res) => {
     const pathname = (req.url ?? "/").split("?", 1)[0]!;
@@ -68,7 +77,7 @@ async function main(): Promise<void> {
   });
   server.keepAliveTimeout = 65_000;
   server.listen(port, hostname, () => {
-    console.log(`Tollbooth ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port} (production; /api/v1 served directly, the rest by Next.js)`);
+    console.log(`Tollbooth ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port} (production; /api/v1 served directly, ${pages ? "the rest by Next.js" : "pages off"})`);
   });
 }
 

@@ -184,7 +184,8 @@ export async function run(argv) {
   }
   say(`${args.jobs} jobs of ${args.estimate} tokens, ${args.concurrency} at a time, over ${args.accounts} fresh account${args.accounts > 1 ? "s" : ""} with a limit of ${args.limit} each, at ${args.url}`);
 
-  const counts = { started: 0, refused: 0, rateLimited: 0, unavailable: 0, capped: 0, swept: 0, failed: 0 };
+  // failed: jobs that did not run to their end because of an error; abandoned: those of them that had been admitted.
+  const counts = { started: 0, refused: 0, rateLimited: 0, unavailable: 0, capped: 0, swept: 0, failed: 0, abandoned: 0 };
   const reserveMs = [];
   const failures = new Map();
   const fail = (why) => {
@@ -224,6 +225,7 @@ export async function run(argv) {
       if (settled.body.job.status === "expired") counts.swept++;
     } catch (error) {
       // The worker gives up: its hold stays until the sweeper settles it at its recorded usage.
+      counts.abandoned++;
       return fail(`abandoned: ${error.message}`);
     }
   }
@@ -278,6 +280,7 @@ export async function run(argv) {
     capped: counts.capped,
     swept: counts.swept,
     failed: counts.failed,
+    abandoned: counts.abandoned,
     spent,
     held,
     limit: args.limit * args.accounts,
@@ -298,6 +301,7 @@ export async function run(argv) {
       ...(summary.capped ? [["capped", summary.capped]] : []),
       ...(summary.swept ? [["swept (expired)", summary.swept]] : []),
       ["failed", summary.failed],
+      ...(summary.abandoned ? [["  of them admitted, then abandoned", summary.abandoned]] : []),
       ["spent", summary.spent],
       ["still held", summary.held],
       ["limit", summary.limit],
