@@ -61,15 +61,7 @@ async function main(): Promise<void> {
       void nextHandler(req, res);
       return;
     }
-    void serveWithHandler(req, res, async (request) => {
-      if (found === "method") {
-        return new Response(JSON.stringify({ error: { code: "method_not_allowed", message: `${request.method} is not allowed on ${pathname}.` } }), {
-          status: 405,
-          headers: { "content-type": "application/json; charset=utf-8" },
-        });
-      }
-      return found.handler(request, { params: Promise.resolve(found.params) });
-    }).catch((error: unknown) => {
+    void serveWithHandler(req, res, (request) => found.handler(request, { params: Promise.resolve(found.params) })).catch((error: unknown) => {
       console.error("[tollbooth] the direct path failed", error);
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json; charset=utf-8" });
       res.end(JSON.stringify({ error: { code: "internal", message: "Something went wrong on our side." } }));

@@ -1,9 +1,14 @@
 /**
- * Every /api/v1 route as one table: method, path pattern, handler (the same
- * handlers app/api/v1/**\/route.ts re-exports). The production server
- * (server/main.ts) serves /api/v1 through `dispatch` without Next.js's router;
- * tests use it as an in-process `fetch`. A route added under app/api/v1 must
- * be added here too (tests/api/routes.test.ts compares the two).
+ * The routes the production server (server/main.ts) answers directly, without
+ * Next.js's router: method, path pattern, handler — the same handler objects
+ * that app/<path>/route.ts re-exports, so `next dev` and `npm start` run one
+ * set of handlers (tests/api/routes.test.ts checks it). A request that matches
+ * no entry goes to Next.js (pages, server actions, operator tools).
+ *
+ * To mount a hot route (the meter's short links, /r/<code>): write its handler
+ * as `(Request, { params }) => Promise<Response>` in lib/api/<part>.ts, export
+ * it from app/<path>/route.ts, and add one line here. Tests also use
+ * `dispatch` as an in-process `fetch`.
  */
 import { openAccount, listAccounts, getAccount } from "./accounts";
 import { budget, charge, extend, getJob, reserve, settle } from "./gate";
@@ -51,31 +56,25 @@ function compile(route: ApiRoute): Compiled {
 
 const compiled = apiRoutes.map(compile);
 
-/** Finds the handler for a method and path; null when no route matches, "method" when the path exists with other methods. */
-export function matchRoute(method: string, pathname: string): { handler: Handler; params: Record<string, string> } | "method" | null {
-  let pathMatched = false;
+/** The handler for a method and path, or null (Next.js answers it: another route file, another method, or 404). */
+export function matchRoute(method: string, pathname: string): { handler: Handler; params: Record<string, string> } | null {
   for (const c of compiled) {
+    if (c.route.method !== method) continue;
     const m = c.pattern.exec(pathname);
     if (!m) continue;
-    pathMatched = true;
-    if (c.route.method !== method) continue;
     const params: Record<string, string> = {};
-    c.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1]!)));
+    try {
+      c.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1]!)));
+    } catch {
+      return null; // a malformed %-escape: let Next.js answer it
+    }
     return { handler: c.route.handler, params };
   }
-  return pathMatched ? "method" : null;
+  return null;
 }
 
-/** Answers a request with the route's handler, or null when no /api/v1 route matches its path. */
+/** Answers a request with the route's handler, or null when no direct route matches its method and path. */
 export async function dispatch(request: Request): Promise<Response | null> {
-  const { pathname } = new URL(request.url);
-  const found = matchRoute(request.method, pathname);
-  if (found === null) return null;
-  if (found === "method") {
-    return new Response(JSON.stringify({ error: { code: "method_not_allowed", message: `${request.method} is not allowed on ${pathname}.` } }), {
-      status: 405,
-      headers: { "content-type": "application/json; charset=utf-8" },
-    });
-  }
-  return found.handler(request, { params: Promise.resolve(found.params) });
+  const found = matchRoute(request.method, new URL(request.url).pathname);
+  return found ? found.handler(request, { params: Promise.resolve(found.params) }) : null;
 }

@@ -8,12 +8,14 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { cycleNameOf } from "../../lib/provider/cycle";
 import { isProviderError, ProviderError, type BillingProvider, type ProviderAccount } from "../../lib/provider/port";
 import { makeConvex, makeSqlite } from "./engines";
+import { kindeUnderTest } from "./providers/kinde";
 import { standinUnderTest } from "./providers/standin";
 import type { ProviderUnderTest } from "./providers/types";
 
 const implementations: [string, () => Promise<ProviderUnderTest>][] = [
   ["stand-in on sqlite", () => standinUnderTest(makeSqlite)],
   ["stand-in on convex", () => standinUnderTest(makeConvex)],
+  ["kinde adapter against the fake Kinde server", () => kindeUnderTest()],
 ];
 
 async function providerError(promise: Promise<unknown>): Promise<ProviderError> {

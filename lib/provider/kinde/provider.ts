@@ -78,7 +78,7 @@ export class KindeProvider implements BillingProvider {
 
   async setUsage(account: ProviderAccount, featureCode: string, _cycle: string, total: number): Promise<void> {
     if (!Number.isSafeInteger(total) || total < 0) throw new ProviderError("rejected", `A meter total must be a whole number of 0 or more (got ${total}).`);
-    const agreementId = account.agreementId ?? (await this.requireAgreement(account)).id;
+    const agreementId = account.agreementId ?? (await this.agreementForWrite(account));
     await this.client.call(OPERATIONS.meterWrite, {
       method: "POST",
       path: "/api/v1/billing/meter_usage",
@@ -115,6 +115,16 @@ export class KindeProvider implements BillingProvider {
 
   webhookKeySetUrl(): string {
     return this.settings.jwksUrl;
+  }
+
+  /** The write was not sent when the agreement lookup failed: a read that could not answer means "try the write later". */
+  private async agreementForWrite(account: ProviderAccount): Promise<string> {
+    try {
+      return (await this.requireAgreement(account)).id;
+    } catch (error) {
+      if (error instanceof ProviderError && error.kind === "unreadable") throw new ProviderError("retry_later", error.message, error.retryAfterMs);
+      throw error;
+    }
   }
 
   private async requireAgreement(account: ProviderAccount): Promise<Agreement> {
