@@ -101,17 +101,22 @@ export const reserve = route(async (request: Request) => {
 
 // ------------------------------------------------------------------ steps
 
+/** What every step handler starts with: same-site check, who asks, the job id, the parsed body. */
+async function stepRequest<S extends z.ZodType>(request: Request, context: IdParams, body: S) {
+  requireSameOrigin(request);
+  const principal = await authenticate(request);
+  const id = await jobId(context);
+  return { id, asAccountId: asker(principal), body: parseInput(body, await readJson(request), "body") };
+}
+
 const chargeBody = z.strictObject({ tokens: gate.chargeArgs.shape.tokens, step: gate.chargeArgs.shape.step });
 const extendBody = z.strictObject({ tokens: gate.extendArgs.shape.tokens, step: gate.extendArgs.shape.step });
 const settleBody = z.strictObject({ used: gate.settleArgs.shape.used, outcome: gate.settleArgs.shape.outcome });
 
 /** Charge one step against the hold; renews the lease. `outcome`: charged, capped (stop), replayed, ignored (already settled). */
 export const charge = route(async (request: Request, context: IdParams) => {
-  requireSameOrigin(request);
-  const principal = await authenticate(request);
-  const id = await jobId(context);
-  const body = parseInput(chargeBody, await readJson(request), "body");
-  const result = await chargeJob(gateContext(), { jobId: id, tokens: body.tokens, step: body.step, asAccountId: asker(principal) });
+  const { id, asAccountId, body } = await stepRequest(request, context, chargeBody);
+  const result = await chargeJob(gateContext(), { jobId: id, tokens: body.tokens, step: body.step, asAccountId });
   return json({
     outcome: result.outcome,
     charged: "chargedUnits" in result ? result.chargedUnits : 0,
@@ -123,11 +128,8 @@ export const charge = route(async (request: Request, context: IdParams) => {
 
 /** Ask for a bigger hold. 200 granted (or replayed/ignored), 402 refused (the job keeps its hold), 503 limit unknown. */
 export const extend = route(async (request: Request, context: IdParams) => {
-  requireSameOrigin(request);
-  const principal = await authenticate(request);
-  const id = await jobId(context);
-  const body = parseInput(extendBody, await readJson(request), "body");
-  const result = await extendJob(gateContext(), { jobId: id, tokens: body.tokens, step: body.step, asAccountId: asker(principal) });
+  const { id, asAccountId, body } = await stepRequest(request, context, extendBody);
+  const result = await extendJob(gateContext(), { jobId: id, tokens: body.tokens, step: body.step, asAccountId });
   switch (result.outcome) {
     case "extended":
       return json({ outcome: result.outcome, granted: result.grantedUnits, remaining: result.remainingUnits, job: jobBody(result.job) });
@@ -144,11 +146,8 @@ export const extend = route(async (request: Request, context: IdParams) => {
 
 /** End the job: charge min(used, held), release the rest. A second settle changes nothing (`outcome: already_settled`). */
 export const settle = route(async (request: Request, context: IdParams) => {
-  requireSameOrigin(request);
-  const principal = await authenticate(request);
-  const id = await jobId(context);
-  const body = parseInput(settleBody, await readJson(request), "body");
-  const result = await settleJob(gateContext(), { jobId: id, used: body.used, outcome: body.outcome, asAccountId: asker(principal) });
+  const { id, asAccountId, body } = await stepRequest(request, context, settleBody);
+  const result = await settleJob(gateContext(), { jobId: id, used: body.used, outcome: body.outcome, asAccountId });
   return json({
     outcome: result.outcome,
     charged: result.job.chargedUnits,

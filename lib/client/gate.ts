@@ -113,8 +113,8 @@ export class GateRefusedError extends GateError {
   }
 }
 
-/** 429: too many new jobs this minute; try again after `retryAfterSeconds`. */
-export class GateRateLimitedError extends GateError {
+/** A refusal that passes with time: try again after `retryAfterSeconds` (from Retry-After). */
+export class GateRetryLaterError extends GateError {
   constructor(
     status: number,
     code: string,
@@ -123,22 +123,18 @@ export class GateRateLimitedError extends GateError {
     readonly retryAfterSeconds: number,
   ) {
     super(status, code, message, body);
-    this.name = "GateRateLimitedError";
+    this.name = "GateRetryLaterError";
   }
 }
 
-/** 503 limit_unavailable: the plan limit cannot be read, so new work is refused; try again after `retryAfterSeconds`. */
-export class GateLimitUnavailableError extends GateError {
-  constructor(
-    status: number,
-    code: string,
-    message: string,
-    body: unknown,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(status, code, message, body);
-    this.name = "GateLimitUnavailableError";
-  }
+/** 429: too many new jobs this minute. */
+export class GateRateLimitedError extends GateRetryLaterError {
+  override readonly name = "GateRateLimitedError";
+}
+
+/** 503 limit_unavailable: the plan limit cannot be read, so new work is refused. */
+export class GateLimitUnavailableError extends GateRetryLaterError {
+  override readonly name = "GateLimitUnavailableError";
 }
 
 /** The job reached its hold: the step was charged only up to it and the job is settled as capped. The worker must stop. */

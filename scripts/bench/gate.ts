@@ -19,9 +19,9 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "../lib/net";
 import { fmt, summarize, table } from "../lib/stats";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -35,17 +35,6 @@ const CONCURRENCY = arg("concurrency", 50);
 const RUNNING = arg("running", 10_000);
 const SKIP_NEXT = process.argv.includes("--skip-next");
 const MEASURED_RESERVES = 300;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 /** CPU seconds (user + system) of a process and its descendants, from /proc; null off Linux. */
 function treeCpuSeconds(pid: number): number | null {

@@ -6,9 +6,10 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import { freePort } from "../../scripts/lib/net";
 import { tempDataDir } from "../contract/engines";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -19,16 +20,7 @@ if (!chromiumAvailable) {
   console.warn(`SKIPPING browser tests: ${message}`);
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
+export { freePort };
 
 export interface RunningServer {
   url: string;
@@ -89,4 +81,23 @@ export async function launchBrowser(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+}
+
+/** A dev server and a browser for the surrounding describe block, started once and stopped after its tests. */
+export function useServerAndBrowser(env: Record<string, string> = {}): { server(): RunningServer; browser(): Browser } {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startDevServer(env);
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  const need = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`useServerAndBrowser: no ${what} outside a test`);
+    return value;
+  };
+  return { server: () => need(server, "server"), browser: () => need(browser, "browser") };
 }

@@ -3,24 +3,15 @@
  * spent with a plain check and 80,000 with a hold, as a chart; the hold's
  * account page shows its budget, where the limit came from, and the jobs.
  */
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { chromiumAvailable, launchBrowser, startDevServer, type RunningServer } from "./harness";
+import { describe, expect, test } from "vitest";
+import { chromiumAvailable, useServerAndBrowser } from "./harness";
 
 describe.skipIf(!chromiumAvailable)("Concurrency Lab (real browser)", () => {
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startDevServer();
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const running = useServerAndBrowser();
 
   test("five jobs of 40,000 against 100,000: 200,000 spent with a check, 80,000 with a hold; the account page shows the budget", async () => {
-    const page = await browser.newPage();
+    const server = running.server();
+    const page = await running.browser().newPage();
     page.setDefaultTimeout(120_000); // a busy machine compiles dev pages slowly
     await page.goto(`${server.url}/signin`);
     await page.fill("#token", server.operatorToken());

@@ -8,6 +8,17 @@ import { runLabAction, type LabState } from "./actions";
 
 const n = (value: number) => value.toLocaleString("en-US");
 
+function Stat({ label, value, testId, alarm = false }: { label: string; value: string; testId: string; alarm?: boolean }) {
+  return (
+    <div>
+      <dt className="text-stone-500">{label}</dt>
+      <dd className={`font-mono text-lg ${alarm ? "text-red-700" : ""}`} data-testid={testId}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
 function Variant({ title, variant }: { title: string; variant: LabVariant }) {
   const over = variant.spentUnits - variant.limitUnits;
   return (
@@ -19,24 +30,9 @@ function Variant({ title, variant }: { title: string; variant: LabVariant }) {
         </Link>
       </p>
       <dl className="mt-3 grid grid-cols-3 gap-2 text-sm">
-        <div>
-          <dt className="text-stone-500">Started</dt>
-          <dd className="font-mono text-lg" data-testid={`lab-${variant.kind}-started`}>
-            {variant.started}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-stone-500">Refused</dt>
-          <dd className="font-mono text-lg" data-testid={`lab-${variant.kind}-refused`}>
-            {variant.refused}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-stone-500">Spent</dt>
-          <dd className={`font-mono text-lg ${over > 0 ? "text-red-700" : ""}`} data-testid={`lab-${variant.kind}-spent`}>
-            {n(variant.spentUnits)}
-          </dd>
-        </div>
+        <Stat label="Started" value={String(variant.started)} testId={`lab-${variant.kind}-started`} />
+        <Stat label="Refused" value={String(variant.refused)} testId={`lab-${variant.kind}-refused`} />
+        <Stat label="Spent" value={n(variant.spentUnits)} testId={`lab-${variant.kind}-spent`} alarm={over > 0} />
       </dl>
       <p className={`mt-2 text-sm ${over > 0 ? "text-red-700" : "text-green-800"}`}>
         {over > 0 ? `${n(over)} over the limit of ${n(variant.limitUnits)}.` : `Within the limit of ${n(variant.limitUnits)}.`}
