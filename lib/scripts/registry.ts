@@ -7,8 +7,9 @@ import * as accounts from "../accounts/scripts";
 import * as keys from "../keys/scripts";
 import * as usage from "../usage/scripts";
 import type { Script } from "./define";
+import * as standin from "../standin/scripts";
 
-const modules = { accounts, usage, keys } as const;
+const modules = { accounts, usage, keys, standin } as const;
 
 function collect(): Record<string, Script> {
   const out: Record<string, Script> = {};

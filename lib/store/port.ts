@@ -9,11 +9,13 @@
 import type { AccountsRepo } from "../accounts/repo";
 import type { ApiKeysRepo } from "../keys/repo";
 import type { UsageRepo } from "../usage/repo";
+import type { StandinRepo } from "../standin/repo";
 
 export interface Store {
   accounts: AccountsRepo;
   usage: UsageRepo;
   apiKeys: ApiKeysRepo;
+  standin: StandinRepo;
 }
 
 /** What a transaction script receives besides its arguments. */
@@ -28,4 +30,4 @@ export interface Tx {
 }
 
 /** Every id prefix the product hands out, in one table (see lib/ids.ts). */
-export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run";
+export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run" | "agreement" | "mrec" | "event" | "msg";

@@ -9,11 +9,13 @@ import type { Store } from "../../store/port";
 import { accountsRepo } from "./repos/accounts";
 import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
+import { standinRepo } from "./repos/standin";
 
 export function createSqliteStore(db: Database.Database): Store {
   return {
     accounts: accountsRepo(db),
     usage: usageRepo(db),
     apiKeys: apiKeysRepo(db),
+    standin: standinRepo(db),
   };
 }
