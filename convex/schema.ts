@@ -7,8 +7,12 @@
 import { defineSchema } from "convex/server";
 import { accountsTables } from "./tables/accounts";
 import { standinTables } from "./tables/standin";
+import { usageTables } from "./tables/usage";
+import { apiKeysTables } from "./tables/apiKeys";
 
 export default defineSchema({
   ...accountsTables,
+  ...usageTables,
+  ...apiKeysTables,
   ...standinTables,
 });

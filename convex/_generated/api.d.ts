@@ -16,14 +16,20 @@ import type {
 import type * as accounts from "../accounts.js";
 import type * as crons from "../crons.js";
 import type * as engine_repos_accounts from "../engine/repos/accounts.js";
+import type * as engine_repos_apiKeys from "../engine/repos/apiKeys.js";
 import type * as engine_repos_db from "../engine/repos/db.js";
 import type * as engine_repos_standin from "../engine/repos/standin.js";
+import type * as engine_repos_usage from "../engine/repos/usage.js";
 import type * as engine_store from "../engine/store.js";
 import type * as engine_wrap from "../engine/wrap.js";
+import type * as keys from "../keys.js";
 import type * as scheduled from "../scheduled.js";
 import type * as standin from "../standin.js";
 import type * as tables_accounts from "../tables/accounts.js";
+import type * as tables_apiKeys from "../tables/apiKeys.js";
 import type * as tables_standin from "../tables/standin.js";
+import type * as tables_usage from "../tables/usage.js";
+import type * as usage from "../usage.js";
 
 /**
  * A utility for referencing Convex functions in your app's API.
@@ -37,14 +43,20 @@ declare const fullApi: ApiFromModules<{
   accounts: typeof accounts;
   crons: typeof crons;
   "engine/repos/accounts": typeof engine_repos_accounts;
+  "engine/repos/apiKeys": typeof engine_repos_apiKeys;
   "engine/repos/db": typeof engine_repos_db;
   "engine/repos/standin": typeof engine_repos_standin;
+  "engine/repos/usage": typeof engine_repos_usage;
   "engine/store": typeof engine_store;
   "engine/wrap": typeof engine_wrap;
+  keys: typeof keys;
   scheduled: typeof scheduled;
   standin: typeof standin;
   "tables/accounts": typeof tables_accounts;
+  "tables/apiKeys": typeof tables_apiKeys;
   "tables/standin": typeof tables_standin;
+  "tables/usage": typeof tables_usage;
+  usage: typeof usage;
 }>;
 export declare const api: FilterApi<
   typeof fullApi,

@@ -6,11 +6,15 @@
 import type { Store } from "../../lib/store/port";
 import { accountsRepo } from "./repos/accounts";
 import { standinRepo } from "./repos/standin";
+import { usageRepo } from "./repos/usage";
+import { apiKeysRepo } from "./repos/apiKeys";
 import type { Db } from "./repos/db";
 
 export function createConvexStore(db: Db): Store {
   return {
     accounts: accountsRepo(db),
     standin: standinRepo(db),
+    usage: usageRepo(db),
+    apiKeys: apiKeysRepo(db),
   };
 }

@@ -40,6 +40,7 @@ export async function runScript(script: Script, db: GenericDatabaseWriter<DataMo
     store: createConvexStore(db),
     nowMs: Date.now(),
     newId: (prefix) => makeId(prefix, mathRandomBytes),
+    random: Math.random,
   };
   try {
     const args = parseInput(script.args, rawArgs, script.name);

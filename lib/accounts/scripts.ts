@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError } from "../errors";
 import { mutation, query } from "../scripts/define";
+import type { Tx } from "../store/port";
 import type { Account } from "./repo";
 
 export const LIST_LIMIT_MAX = 200;
@@ -31,7 +32,32 @@ export const createAccountArgs = z.strictObject({
 });
 
 /** Creates an account. A Kinde customer id may belong to one account only. */
-export const create = mutation("accounts.create", createAccountArgs, accountSchema, async (tx, args) => {
+export const create = mutation("accounts.create", createAccountArgs, accountSchema, async (tx, args) => insertAccount(tx, args));
+
+/**
+ * Opens an account with its first API key in one transaction, so there is
+ * never an account that nobody can call. The caller made the key and passes
+ * only its hash.
+ */
+export const open = mutation(
+  "accounts.open",
+  createAccountArgs.extend({
+    key: z.strictObject({
+      hash: z.string().regex(/^[0-9a-f]{64}$/, "a hex SHA-256 hash"),
+      prefix: z.string().min(1).max(20),
+      last4: z.string().length(4),
+    }),
+  }),
+  z.object({ account: accountSchema, keyId: z.string() }),
+  async (tx, { key, ...args }) => {
+    const account = await insertAccount(tx, args);
+    const keyId = tx.newId("key");
+    await tx.store.apiKeys.insert({ id: keyId, accountId: account.id, ...key, createdAtMs: tx.nowMs, lastUsedAtMs: null, revokedAtMs: null });
+    return { account, keyId };
+  },
+);
+
+async function insertAccount(tx: Tx, args: z.output<typeof createAccountArgs>): Promise<Account> {
   if (args.kindeCustomerId !== undefined) {
     const holder = await tx.store.accounts.getByKindeCustomerId(args.kindeCustomerId);
     if (holder) {
@@ -51,7 +77,7 @@ export const create = mutation("accounts.create", createAccountArgs, accountSche
   };
   await tx.store.accounts.insert(account);
   return account;
-});
+}
 
 export const get = query("accounts.get", z.strictObject({ id: accountId }), accountSchema.nullable(), async (tx, args) => {
   return tx.store.accounts.get(args.id);

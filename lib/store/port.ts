@@ -7,10 +7,14 @@
  * only stores and fetches rows.
  */
 import type { AccountsRepo } from "../accounts/repo";
+import type { ApiKeysRepo } from "../keys/repo";
 import type { StandinRepo } from "../standin/repo";
+import type { UsageRepo } from "../usage/repo";
 
 export interface Store {
   accounts: AccountsRepo;
+  usage: UsageRepo;
+  apiKeys: ApiKeysRepo;
   standin: StandinRepo;
 }
 
@@ -21,6 +25,8 @@ export interface Tx {
   nowMs: number;
   /** A new id with a typed prefix, e.g. newId("acct") → "acct_3kq…". */
   newId(prefix: IdPrefix): string;
+  /** A number in [0, 1) from the engine's allowed random source (Convex seeds it per mutation). */
+  random(): number;
 }
 
 /** Every id prefix the product hands out, in one table (see lib/ids.ts). */

@@ -26,7 +26,11 @@ export default async function AccountsPage({ searchParams }: { searchParams: Pro
         <tbody>
           {page.accounts.map((a) => (
             <tr key={a.id} className="border-b border-stone-200">
-              <td className="py-2 font-medium">{a.name}</td>
+              <td className="py-2 font-medium">
+                <a className="underline" href={`/app/accounts/${a.id}`}>
+                  {a.name}
+                </a>
+              </td>
               <td className="font-mono text-xs">{a.id}</td>
               <td className="font-mono text-xs">{a.kindeCustomerId ?? "—"}</td>
               <td>{a.plan}</td>

@@ -8,10 +8,14 @@ import type Database from "better-sqlite3";
 import type { Store } from "../../store/port";
 import { accountsRepo } from "./repos/accounts";
 import { standinRepo } from "./repos/standin";
+import { usageRepo } from "./repos/usage";
+import { apiKeysRepo } from "./repos/apiKeys";
 
 export function createSqliteStore(db: Database.Database): Store {
   return {
     accounts: accountsRepo(db),
     standin: standinRepo(db),
+    usage: usageRepo(db),
+    apiKeys: apiKeysRepo(db),
   };
 }

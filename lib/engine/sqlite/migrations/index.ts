@@ -6,6 +6,8 @@
  * runner stores a checksum of each and refuses to start when one changed).
  */
 import * as m0001 from "./0001_foundation";
+import * as m0002 from "./0002_usage";
+import * as m0003 from "./0003_api_keys";
 import * as m0004 from "./0004_provider";
 
 export interface Migration {
@@ -16,5 +18,7 @@ export interface Migration {
 
 export const migrations: readonly Migration[] = [
   { version: 1, name: "foundation", sql: m0001.sql },
+  { version: 2, name: "usage", sql: m0002.sql },
+  { version: 3, name: "api_keys", sql: m0003.sql },
   { version: 4, name: "provider", sql: m0004.sql },
 ];

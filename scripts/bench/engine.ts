@@ -10,9 +10,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import * as accounts from "../lib/accounts/scripts";
-import { SqliteEngine } from "../lib/engine/sqlite/engine";
-import { fmt, summarize, table } from "./lib/stats";
+import * as accounts from "../../lib/accounts/scripts";
+import { SqliteEngine } from "../../lib/engine/sqlite/engine";
+import { fmt, summarize, table } from "../lib/stats";
 
 const seconds = Number(process.argv.find((a) => a.startsWith("--seconds="))?.split("=")[1] ?? 3);
 const concurrencies = [1, 16, 256];
