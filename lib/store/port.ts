@@ -8,8 +8,8 @@
  */
 import type { AccountsRepo } from "../accounts/repo";
 import type { ApiKeysRepo } from "../keys/repo";
-import type { UsageRepo } from "../usage/repo";
 import type { StandinRepo } from "../standin/repo";
+import type { UsageRepo } from "../usage/repo";
 
 export interface Store {
   accounts: AccountsRepo;

@@ -6,10 +6,12 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
+import { freePort } from "../../scripts/lib/free-port";
 import { tempDataDir } from "../contract/engines";
+
+export { freePort };
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const chromiumAvailable = fs.existsSync(CHROMIUM);
@@ -17,17 +19,6 @@ if (!chromiumAvailable) {
   const message = `Browser tests need Chromium at ${CHROMIUM} (apt-get install chromium).`;
   if (process.env.CI) throw new Error(message);
   console.warn(`SKIPPING browser tests: ${message}`);
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
 }
 
 export interface RunningServer {
