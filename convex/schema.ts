@@ -8,11 +8,13 @@ import { defineSchema } from "convex/server";
 import { accountsTables } from "./tables/accounts";
 import { usageTables } from "./tables/usage";
 import { apiKeysTables } from "./tables/apiKeys";
+import { gateTables } from "./tables/gate";
 import { standinTables } from "./tables/standin";
 
 export default defineSchema({
   ...accountsTables,
   ...usageTables,
   ...apiKeysTables,
+  ...gateTables,
   ...standinTables,
 });

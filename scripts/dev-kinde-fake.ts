@@ -9,9 +9,9 @@
  *   npm run dev:kinde-fake            # app on a free port (or PORT=3100)
  */
 import { spawn } from "node:child_process";
+import { freePort } from "./lib/net";
 import path from "node:path";
 import { FakeKinde } from "../tests/fakes/kinde-server";
-import { freePort } from "./lib/free-port";
 
 const CLIENT = { clientId: "dev_fake_m2m_client", clientSecret: "dev_fake_m2m_secret_not_a_real_one" };
 

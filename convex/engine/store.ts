@@ -7,6 +7,7 @@ import type { Store } from "../../lib/store/port";
 import { accountsRepo } from "./repos/accounts";
 import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
+import { gateRepo } from "./repos/gate";
 import { standinRepo } from "./repos/standin";
 import type { Db } from "./repos/db";
 
@@ -15,6 +16,7 @@ export function createConvexStore(db: Db): Store {
     accounts: accountsRepo(db),
     usage: usageRepo(db),
     apiKeys: apiKeysRepo(db),
+    gate: gateRepo(db),
     standin: standinRepo(db),
   };
 }

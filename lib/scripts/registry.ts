@@ -4,12 +4,13 @@
  * same objects (tests/contract/registry.test.ts checks that none is missing).
  */
 import * as accounts from "../accounts/scripts";
+import * as gate from "../gate/scripts";
 import * as keys from "../keys/scripts";
+import * as standin from "../standin/scripts";
 import * as usage from "../usage/scripts";
 import type { Script } from "./define";
-import * as standin from "../standin/scripts";
 
-const modules = { accounts, usage, keys, standin } as const;
+const modules = { accounts, usage, keys, standin, gate } as const;
 
 function collect(): Record<string, Script> {
   const out: Record<string, Script> = {};

@@ -7,6 +7,7 @@
  * only stores and fetches rows.
  */
 import type { AccountsRepo } from "../accounts/repo";
+import type { GateRepo } from "../gate/repo";
 import type { ApiKeysRepo } from "../keys/repo";
 import type { StandinRepo } from "../standin/repo";
 import type { UsageRepo } from "../usage/repo";
@@ -15,6 +16,7 @@ export interface Store {
   accounts: AccountsRepo;
   usage: UsageRepo;
   apiKeys: ApiKeysRepo;
+  gate: GateRepo;
   standin: StandinRepo;
 }
 

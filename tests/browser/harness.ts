@@ -8,10 +8,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
-import { freePort } from "../../scripts/lib/free-port";
+import { afterAll, beforeAll } from "vitest";
+import { freePort } from "../../scripts/lib/net";
 import { tempDataDir } from "../contract/engines";
-
-export { freePort };
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const chromiumAvailable = fs.existsSync(CHROMIUM);
@@ -20,6 +19,8 @@ if (!chromiumAvailable) {
   if (process.env.CI) throw new Error(message);
   console.warn(`SKIPPING browser tests: ${message}`);
 }
+
+export { freePort };
 
 export interface RunningServer {
   url: string;
@@ -93,4 +94,23 @@ export async function launchBrowser(): Promise<Browser> {
     return page;
   };
   return browser;
+}
+
+/** A dev server and a browser for the surrounding describe block, started once and stopped after its tests. */
+export function useServerAndBrowser(env: Record<string, string> = {}): { server(): RunningServer; browser(): Browser } {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startDevServer(env);
+    browser = await launchBrowser();
+  }, 240_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  const need = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`useServerAndBrowser: no ${what} outside a test`);
+    return value;
+  };
+  return { server: () => need(server, "server"), browser: () => need(browser, "browser") };
 }

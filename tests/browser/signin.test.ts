@@ -1,25 +1,14 @@
 /** An operator signs in with the printed token, creates an account, and signs out. */
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { chromiumAvailable, launchBrowser, startDevServer, type RunningServer } from "./harness";
+import { describe, expect, test } from "vitest";
+import { chromiumAvailable, useServerAndBrowser } from "./harness";
 
 describe.skipIf(!chromiumAvailable)("dashboard sign-in (real browser)", () => {
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startDevServer();
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const running = useServerAndBrowser();
 
-  test("the dashboard is closed without a session; the printed token opens it; sign-out closes it", { timeout: 600_000 }, async () => {
+  test("the dashboard is closed without a session; the printed token opens it; sign-out closes it", async () => {
+    const server = running.server();
     expect(server.output()).toContain(server.operatorToken());
-    const page = await browser.newPage();
-    // next dev compiles each page on first visit; on a busy 2-core machine that passes Playwright's 30 s default.
-    page.setDefaultTimeout(120_000);
+    const page = await running.browser().newPage();
     const slow = { timeout: 60_000 };
 
     await page.goto(`${server.url}/app`);

@@ -9,6 +9,7 @@ import type { Store } from "../../store/port";
 import { accountsRepo } from "./repos/accounts";
 import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
+import { gateRepo } from "./repos/gate";
 import { standinRepo } from "./repos/standin";
 
 export function createSqliteStore(db: Database.Database): Store {
@@ -16,6 +17,7 @@ export function createSqliteStore(db: Database.Database): Store {
     accounts: accountsRepo(db),
     usage: usageRepo(db),
     apiKeys: apiKeysRepo(db),
+    gate: gateRepo(db),
     standin: standinRepo(db),
   };
 }

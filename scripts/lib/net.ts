@@ -1,6 +1,6 @@
 import net from "node:net";
 
-/** A TCP port on 127.0.0.1 that is free right now (the OS picks it). */
+/** A TCP port that was free a moment ago on 127.0.0.1 (for servers started by tests, benchmarks and dev tools). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
