@@ -8,9 +8,13 @@ import { defineSchema } from "convex/server";
 import { accountsTables } from "./tables/accounts";
 import { usageTables } from "./tables/usage";
 import { apiKeysTables } from "./tables/apiKeys";
+import { linksTables } from "./tables/links";
+import { meterTables } from "./tables/meter";
 
 export default defineSchema({
   ...accountsTables,
   ...usageTables,
   ...apiKeysTables,
+  ...linksTables,
+  ...meterTables,
 });

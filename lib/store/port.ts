@@ -8,12 +8,16 @@
  */
 import type { AccountsRepo } from "../accounts/repo";
 import type { ApiKeysRepo } from "../keys/repo";
+import type { LinksRepo } from "../links/repo";
+import type { MeterRepo } from "../meter/repo";
 import type { UsageRepo } from "../usage/repo";
 
 export interface Store {
   accounts: AccountsRepo;
   usage: UsageRepo;
   apiKeys: ApiKeysRepo;
+  links: LinksRepo;
+  meter: MeterRepo;
 }
 
 /** What a transaction script receives besides its arguments. */
@@ -28,4 +32,4 @@ export interface Tx {
 }
 
 /** Every id prefix the product hands out, in one table (see lib/ids.ts). */
-export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run";
+export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run" | "evd";

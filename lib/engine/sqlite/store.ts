@@ -9,11 +9,15 @@ import type { Store } from "../../store/port";
 import { accountsRepo } from "./repos/accounts";
 import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
+import { linksRepo } from "./repos/links";
+import { meterRepo } from "./repos/meter";
 
 export function createSqliteStore(db: Database.Database): Store {
   return {
     accounts: accountsRepo(db),
     usage: usageRepo(db),
     apiKeys: apiKeysRepo(db),
+    links: linksRepo(db),
+    meter: meterRepo(db),
   };
 }
