@@ -10,6 +10,7 @@ import { usageTables } from "./tables/usage";
 import { apiKeysTables } from "./tables/apiKeys";
 import { linksTables } from "./tables/links";
 import { meterTables } from "./tables/meter";
+import { standinTables } from "./tables/standin";
 
 export default defineSchema({
   ...accountsTables,
@@ -17,4 +18,5 @@ export default defineSchema({
   ...apiKeysTables,
   ...linksTables,
   ...meterTables,
+  ...standinTables,
 });

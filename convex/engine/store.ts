@@ -9,6 +9,7 @@ import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
 import { linksRepo } from "./repos/links";
 import { meterRepo } from "./repos/meter";
+import { standinRepo } from "./repos/standin";
 import type { Db } from "./repos/db";
 
 export function createConvexStore(db: Db): Store {
@@ -18,5 +19,6 @@ export function createConvexStore(db: Db): Store {
     apiKeys: apiKeysRepo(db),
     links: linksRepo(db),
     meter: meterRepo(db),
+    standin: standinRepo(db),
   };
 }

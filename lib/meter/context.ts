@@ -1,16 +1,14 @@
 /**
  * What the reporter and the reconciler run over: the orchestration context
- * (run a script, the time, a log) and the billing provider.
+ * (run a script, the provider, the time, a log).
  */
 import type { OrchestrationContext } from "../orchestrations/context";
-import { ProviderError, type BillingProvider } from "../provider/port";
+import { isProviderError, type ProviderError } from "../provider/port";
 
-export type MeterContext = OrchestrationContext & { provider: BillingProvider };
+export type MeterContext = OrchestrationContext;
 
 export function asProviderError(error: unknown): ProviderError | null {
-  if (error instanceof ProviderError) return error;
-  if (typeof error === "object" && error !== null && (error as { name?: unknown }).name === "ProviderError") return error as ProviderError;
-  return null;
+  return isProviderError(error) ? error : null;
 }
 
 export function messageOf(error: unknown): string {

@@ -7,10 +7,11 @@ import * as accounts from "../accounts/scripts";
 import * as keys from "../keys/scripts";
 import * as links from "../links/scripts";
 import * as meter from "../meter/scripts";
+import * as standin from "../standin/scripts";
 import * as usage from "../usage/scripts";
 import type { Script } from "./define";
 
-const modules = { accounts, usage, keys, links, meter } as const;
+const modules = { accounts, usage, keys, links, meter, standin } as const;
 
 function collect(): Record<string, Script> {
   const out: Record<string, Script> = {};

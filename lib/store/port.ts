@@ -10,6 +10,7 @@ import type { AccountsRepo } from "../accounts/repo";
 import type { ApiKeysRepo } from "../keys/repo";
 import type { LinksRepo } from "../links/repo";
 import type { MeterRepo } from "../meter/repo";
+import type { StandinRepo } from "../standin/repo";
 import type { UsageRepo } from "../usage/repo";
 
 export interface Store {
@@ -18,6 +19,7 @@ export interface Store {
   apiKeys: ApiKeysRepo;
   links: LinksRepo;
   meter: MeterRepo;
+  standin: StandinRepo;
 }
 
 /** What a transaction script receives besides its arguments. */
@@ -32,4 +34,4 @@ export interface Tx {
 }
 
 /** Every id prefix the product hands out, in one table (see lib/ids.ts). */
-export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run" | "evd";
+export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run" | "evd" | "agreement" | "mrec" | "event" | "msg";

@@ -11,6 +11,7 @@ import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
 import { linksRepo } from "./repos/links";
 import { meterRepo } from "./repos/meter";
+import { standinRepo } from "./repos/standin";
 
 export function createSqliteStore(db: Database.Database): Store {
   return {
@@ -19,5 +20,6 @@ export function createSqliteStore(db: Database.Database): Store {
     apiKeys: apiKeysRepo(db),
     links: linksRepo(db),
     meter: meterRepo(db),
+    standin: standinRepo(db),
   };
 }
