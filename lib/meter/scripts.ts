@@ -116,7 +116,9 @@ async function requireAccount(tx: Tx, id: string): Promise<Account> {
 async function putOnReview(tx: Tx, key: { accountId: string; feature: string; cycle: string }, ledgerUnits: number, providerUnits: number | null, reason: string) {
   const existing = await tx.store.meter.getReview(key.accountId, key.feature, key.cycle);
   const review: MeterReview = {
-    ...key,
+    accountId: key.accountId,
+    feature: key.feature,
+    cycle: key.cycle,
     status: "open",
     ledgerUnits,
     providerUnits: providerUnits ?? existing?.providerUnits ?? null,
