@@ -19,3 +19,4 @@ export const cycleDetail = wrapQuery(scripts.cycleDetail);
 export const accountOverview = wrapQuery(scripts.accountOverview);
 export const listRuns = wrapQuery(scripts.listRuns);
 export const getRun = wrapQuery(scripts.getRun);
+export const lastRun = wrapQuery(scripts.lastRun);

@@ -87,7 +87,8 @@ export const meterTables = {
     error: v.union(v.string(), v.null()),
   })
     .index("by_run_id", ["id"])
-    .index("by_time", ["startedAtMs"]),
+    .index("by_time", ["startedAtMs"])
+    .index("by_trigger", ["trigger", "startedAtMs"]),
   // Accounts queued for a reconcile (meter.requestReconcile); one row per account.
   meterReconcileRequests: defineTable({
     accountId: v.string(),

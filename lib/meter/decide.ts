@@ -130,3 +130,19 @@ export function inBatches<T>(items: readonly T[], size: number): T[][] {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
+
+/** The nightly reconcile runs once a day from this hour (UTC). */
+export const NIGHTLY_HOUR_UTC = 3;
+
+/**
+ * Whether the nightly reconcile is due: it has never run, or it has not run
+ * since the latest NIGHTLY_HOUR_UTC:00 that has passed. Checked by a frequent
+ * schedule, so a server restart cannot push the nightly run back a day.
+ */
+export function nightlyDue(lastStartedAtMs: number | null, nowMs: number, hourUtc = NIGHTLY_HOUR_UTC): boolean {
+  if (lastStartedAtMs === null) return true;
+  const now = new Date(nowMs);
+  let slot = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), hourUtc);
+  if (slot > nowMs) slot -= 86_400_000;
+  return lastStartedAtMs < slot;
+}

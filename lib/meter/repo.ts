@@ -158,6 +158,8 @@ export interface MeterRepo {
   patchRun(id: string, patch: MeterRunPatch): Promise<void>;
   /** Runs, newest first; at most `limit` (≤ 100). */
   listRuns(limit: number): Promise<MeterRun[]>;
+  /** The newest run with this trigger, or null. */
+  lastRun(trigger: RunTrigger): Promise<MeterRun | null>;
 
   getRequest(accountId: string): Promise<ReconcileRequest | null>;
   /** Inserts or replaces the account's request. */

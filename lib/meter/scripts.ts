@@ -566,6 +566,13 @@ export const listRuns = query(
   async (tx, args) => ({ runs: await tx.store.meter.listRuns(args.limit) }),
 );
 
+export const lastRun = query(
+  "meter.lastRun",
+  z.strictObject({ trigger: z.enum(["nightly", "on_demand", "requested"]) }),
+  runSchema.nullable(),
+  async (tx, args) => tx.store.meter.lastRun(args.trigger),
+);
+
 export const getRun = query(
   "meter.getRun",
   z.strictObject({ runId: z.string().regex(/^run_[0-9a-z]{20}$/) }),

@@ -4,6 +4,7 @@
  * Each part adds its jobs here (the gate's sweeper, the meter's reporter and
  * reconciler, the inbox worker).
  */
+import { meterSchedules } from "../meter/schedules";
 import type { OrchestrationContext } from "../orchestrations/context";
 
 export interface Schedule {
@@ -13,4 +14,4 @@ export interface Schedule {
   run(ctx: OrchestrationContext): Promise<void>;
 }
 
-export const schedules: readonly Schedule[] = [];
+export const schedules: readonly Schedule[] = [...meterSchedules];

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { decide, DEFAULT_RATE_LIMIT_WAIT_MS, inBatches, REFUSED_WRITE_WAIT_MS, remarkAfter, standingOf, type Evidence } from "../../lib/meter/decide";
+import { decide, DEFAULT_RATE_LIMIT_WAIT_MS, inBatches, nightlyDue, REFUSED_WRITE_WAIT_MS, remarkAfter, standingOf, type Evidence } from "../../lib/meter/decide";
 
 const base: Evidence = { feature: "clicks", ledgerUnits: 100, sentUnits: 100, lastReportFailed: false, providerUnits: 100, closed: false };
 
@@ -91,5 +91,20 @@ describe("inBatches: the reporter's groups of 10", () => {
 
   test("a batch size below 1 is a bug", () => {
     expect(() => inBatches([1], 0)).toThrow(/Invariant/);
+  });
+});
+
+describe("nightlyDue: once a day after 03:00 UTC", () => {
+  const t = (s: string) => Date.parse(s);
+  test.each<[string, string | null, string, boolean]>([
+    ["never run: due at once", null, "2026-10-20T12:00:00Z", true],
+    ["ran after today's 03:00: not due", "2026-10-20T03:05:00Z", "2026-10-20T23:59:00Z", false],
+    ["ran yesterday after 03:00, now past today's 03:00: due", "2026-10-19T03:05:00Z", "2026-10-20T03:00:00Z", true],
+    ["ran yesterday after 03:00, now before today's 03:00: not due", "2026-10-19T03:05:00Z", "2026-10-20T02:59:59Z", false],
+    ["ran two days ago (the server was down): due before 03:00 too", "2026-10-18T04:00:00Z", "2026-10-20T01:00:00Z", true],
+    ["ran at 02:59, now 03:00: due", "2026-10-20T02:59:00Z", "2026-10-20T03:00:00Z", true],
+    ["across a year end", "2026-12-31T03:30:00Z", "2027-01-01T03:00:00Z", true],
+  ])("%s", (_title, last, now, due) => {
+    expect(nightlyDue(last === null ? null : t(last), t(now))).toBe(due);
   });
 });

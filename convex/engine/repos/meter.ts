@@ -144,6 +144,15 @@ export function meterRepo(db: Db): MeterRepo {
       return docs.map((d) => strip(d) as MeterRun);
     },
 
+    async lastRun(trigger) {
+      const doc = await db
+        .query("meterRuns")
+        .withIndex("by_trigger", (q) => q.eq("trigger", trigger))
+        .order("desc")
+        .first();
+      return doc ? (strip(doc) as MeterRun) : null;
+    },
+
     async getRequest(accountId) {
       const doc = await requestDoc(accountId);
       return doc ? (strip(doc) as ReconcileRequest) : null;

@@ -114,6 +114,7 @@ CREATE TABLE meter_runs (
   error TEXT
 ) STRICT;
 CREATE INDEX meter_runs_by_time ON meter_runs (started_at_ms);
+CREATE INDEX meter_runs_by_trigger ON meter_runs (trigger, started_at_ms);
 
 CREATE TABLE meter_reconcile_requests (
   account_id TEXT PRIMARY KEY,

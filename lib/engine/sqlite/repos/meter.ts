@@ -263,6 +263,7 @@ export function meterRepo(db: Database.Database): MeterRepo {
   const getRun = lazyStatement(() => db.prepare("SELECT * FROM meter_runs WHERE id = ?"));
   let patchRun: ReturnType<typeof patcher<MeterRunPatch>> | undefined;
   const listRuns = lazyStatement(() => db.prepare("SELECT * FROM meter_runs ORDER BY started_at_ms DESC LIMIT ?"));
+  const lastRun = lazyStatement(() => db.prepare("SELECT * FROM meter_runs WHERE trigger = ? ORDER BY started_at_ms DESC LIMIT 1"));
 
   const getRequest = lazyStatement(() => db.prepare("SELECT * FROM meter_reconcile_requests WHERE account_id = ?"));
   const putRequest = lazyStatement(() =>
@@ -338,6 +339,10 @@ export function meterRepo(db: Database.Database): MeterRepo {
     },
     async listRuns(limit) {
       return (listRuns().all(Math.min(limit, 100)) as RunRow[]).map(toRun);
+    },
+    async lastRun(trigger) {
+      const row = lastRun().get(trigger) as RunRow | undefined;
+      return row ? toRun(row) : null;
     },
 
     async getRequest(accountId) {
