@@ -41,14 +41,19 @@ const convexModules = import.meta.glob("../../convex/**/*.ts");
 
 export const START_MS = Date.parse("2026-10-20T15:29:00Z");
 
-async function makeWorld(name: "sqlite" | "convex", startMs: number): Promise<MeterWorld> {
+export interface WorldOptions {
+  /** The embedded engine's durability; NORMAL skips the fsync per commit, for long property runs. */
+  synchronous?: "FULL" | "NORMAL";
+}
+
+export async function makeWorld(name: "sqlite" | "convex", startMs: number, options: WorldOptions = {}): Promise<MeterWorld> {
   vi.useFakeTimers({ toFake: ["Date"], now: startMs });
   let engine: Engine;
   let damage: MeterWorld["damageCounter"];
   let cleanup: () => Promise<void>;
   if (name === "sqlite") {
     const dataDir = tempDataDir();
-    const sqlite = new SqliteEngine({ dataDir, clock: () => Date.now() });
+    const sqlite = new SqliteEngine({ dataDir, clock: () => Date.now(), synchronous: options.synchronous });
     engine = sqlite;
     damage = async (accountId, feature, cycle, units) => {
       sqlite.connections.write
