@@ -173,7 +173,7 @@ async function runSchedule(w: MeterWorld, schedule: fc.RecordValue<{ anchorDay: 
 
 describe.each([
   ["sqlite", 1000],
-  ["convex", 200],
+  ["convex", 80],
 ] as const)("meter properties on %s", (name, numRuns) => {
   let w: MeterWorld;
   let runIndex = 0;
