@@ -69,7 +69,7 @@ const scheduleArb = fc.record({
   ops: fc.array(opArb, { minLength: 1, maxLength: 14 }),
 });
 
-async function runSchedule(w: MeterWorld, schedule: fc.RecordValue<{ anchorDay: number | null; ops: Op[] }>, runIndex: number) {
+async function runSchedule(w: MeterWorld, schedule: { anchorDay: number | null; ops: Op[] }, runIndex: number) {
   // Time only moves forward from one schedule to the next; each schedule has its own account.
   w.setNow(w.now() + 40 * DAY);
   await w.clearFaults();
