@@ -155,7 +155,7 @@ export const connectAccount = mutation(
         const problem = anchorProblem(args.agreementStartMs);
         if (problem) throw new AppError("invalid_input", `agreementStartMs: ${problem}`);
       }
-      if (await tx.store.usage.hasEntries(account.id)) {
+      if (await tx.store.usage.hasAnyEntry(account.id)) {
         throw new AppError(
           "conflict",
           "This account already has usage, so its cycle anchor can no longer change: a new anchor would move usage already recorded into other cycles.",
@@ -453,21 +453,27 @@ export const recordEvidence = mutation(
 // ---------------------------------------------------------------- reconcile requests
 
 /**
- * Queues a reconcile of one account; the meter-reconcile-requests schedule
- * runs it within a minute. The inbox calls this on
- * customer.meter_usage_updated. One request per account: asking again while
- * one waits keeps the first time and takes the newest reason.
+ * Queues a reconcile of one account inside the caller's transaction; the
+ * meter-reconcile-requests schedule runs it within a minute. The inbox calls
+ * this when it applies customer.meter_usage_updated (one transaction with the
+ * event's status). One request per account: asking again while one waits
+ * keeps the first time (so it is not pushed back) and takes the newest reason.
  */
+export async function queueReconcile(tx: Tx, accountId: string, reason: string): Promise<{ accountId: string; requestedAtMs: number; reason: string }> {
+  const existing = await tx.store.meter.getRequest(accountId);
+  const request = { accountId, requestedAtMs: existing?.requestedAtMs ?? tx.nowMs, reason: reason.slice(0, 500) };
+  await tx.store.meter.putRequest(request);
+  return request;
+}
+
+/** The same as a script, for callers outside a transaction (operators, tools). */
 export const requestReconcile = mutation(
   "meter.requestReconcile",
   z.strictObject({ accountId, reason: z.string().min(1).max(500) }),
   z.object({ accountId: z.string(), requestedAtMs: z.number(), reason: z.string() }),
   async (tx, args) => {
     await requireAccount(tx, args.accountId);
-    const existing = await tx.store.meter.getRequest(args.accountId);
-    const request = { accountId: args.accountId, requestedAtMs: existing?.requestedAtMs ?? tx.nowMs, reason: args.reason };
-    await tx.store.meter.putRequest(request);
-    return request;
+    return queueReconcile(tx, args.accountId, args.reason);
   },
 );
 

@@ -55,8 +55,8 @@ export interface UsageRepo {
   getMark(accountId: string, feature: string, cycle: string): Promise<UsageMark | null>;
   insertMark(mark: UsageMark): Promise<void>;
 
-  /** Whether the account has any ledger row at all (one indexed read). */
-  hasEntries(accountId: string): Promise<boolean>;
+  /** Whether the account has any ledger row at all (one indexed probe); an anchor cannot move once it does. */
+  hasAnyEntry(accountId: string): Promise<boolean>;
   /**
    * The units of at most `limit` (≤ 5,000) ledger rows of one cycle, in the
    * order they were written, after `after` (null: from the first row). Rows are

@@ -44,7 +44,7 @@ export function usageRepo(db: Db): UsageRepo {
     async insertMark(mark) {
       await db.insert("usageMarks", mark);
     },
-    async hasEntries(accountId) {
+    async hasAnyEntry(accountId) {
       const doc = await db
         .query("usageLedger")
         .withIndex("by_cycle", (q) => q.eq("accountId", accountId))

@@ -66,7 +66,7 @@ export function usageRepo(db: Database.Database): UsageRepo {
       "INSERT INTO usage_marks (account_id, feature, cycle, marked_at_ms, due_at_ms) VALUES (@accountId, @feature, @cycle, @markedAtMs, @dueAtMs)",
     ),
   );
-  const hasEntries = lazyStatement(() => db.prepare("SELECT 1 FROM usage_ledger WHERE account_id = ? LIMIT 1").pluck());
+  const anyEntry = lazyStatement(() => db.prepare("SELECT 1 FROM usage_ledger WHERE account_id = ? LIMIT 1").pluck());
   const pageFirst = lazyStatement(() =>
     db.prepare("SELECT seq, units FROM usage_ledger WHERE account_id = ? AND feature = ? AND cycle = ? ORDER BY seq LIMIT ?").raw(),
   );
@@ -101,8 +101,8 @@ export function usageRepo(db: Database.Database): UsageRepo {
     async insertMark(mark) {
       insertMark().run(mark);
     },
-    async hasEntries(accountId) {
-      return hasEntries().get(accountId) !== undefined;
+    async hasAnyEntry(accountId) {
+      return anyEntry().get(accountId) !== undefined;
     },
     async pageUnits(accountId, feature, cycle, after, limit) {
       const take = Math.min(limit, 5000);
