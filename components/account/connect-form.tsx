@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+import { Result } from "@/components/meter/forms";
 import { connectAccountAction, type ConnectFormState } from "./usage-actions";
 
 const field = "mt-1 rounded-md border border-stone-300 px-2 py-1.5 text-sm";
@@ -26,12 +27,7 @@ export function ConnectForm({ accountId, anchorIso, hasUsage }: { accountId: str
         Save
       </button>
       {hasUsage ? <p className="w-full text-xs text-stone-500">The agreement start is fixed: the account has usage, and moving it would move recorded usage into other cycles.</p> : null}
-      {state.error ? (
-        <p role="alert" className="w-full text-sm text-red-700">
-          {state.error}
-        </p>
-      ) : null}
-      {state.done ? <p className="w-full text-sm text-green-700">{state.done}</p> : null}
+      <Result state={state} />
     </form>
   );
 }

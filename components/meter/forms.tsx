@@ -7,7 +7,8 @@ import type { MeterFormState } from "@/app/app/reconciliation/actions";
 type Action = (previous: MeterFormState, form: FormData) => Promise<MeterFormState>;
 const initial: MeterFormState = { error: null, done: null };
 
-function Result({ state }: { state: MeterFormState }) {
+/** What an action said: its error (as an alert) or what it did. */
+export function Result({ state }: { state: { error: string | null; done: string | null } }) {
   return (
     <>
       {state.error ? (

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { units, utcTime } from "@/components/meter/format";
 import { TextActionForm } from "@/components/meter/forms";
+import { Table } from "@/components/meter/table";
 import { PageHeader } from "@/components/page-header";
 import * as accounts from "@/lib/accounts/scripts";
 import * as links from "@/lib/links/scripts";
@@ -27,16 +28,7 @@ export default async function LinksPage() {
       </PageHeader>
       <CreateLinkForm accounts={page.accounts.map((a) => ({ id: a.id, name: a.name }))} />
 
-      <table className="mt-6 w-full max-w-6xl border-collapse text-sm" data-testid="links">
-        <thead>
-          <tr className="border-b border-stone-300 text-left text-stone-500">
-            <th className="py-2">Code</th>
-            <th>Destination</th>
-            <th>Account</th>
-            <th>Created</th>
-          </tr>
-        </thead>
-        <tbody>
+      <Table testId="links" className="mt-6 w-full max-w-6xl" columns={["Code", "Destination", "Account", "Created"]} empty={all.length === 0 ? "No links yet. Create one above." : null}>
           {all.map((l) => (
             <tr key={l.code} className="border-b border-stone-200">
               <td className="py-2 font-mono">
@@ -49,15 +41,7 @@ export default async function LinksPage() {
               <td className="text-xs">{utcTime(l.createdAtMs)}</td>
             </tr>
           ))}
-          {all.length === 0 ? (
-            <tr>
-              <td colSpan={4} className="py-6 text-center text-stone-500">
-                No links yet. Create one above.
-              </td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
+      </Table>
 
       <section className="mt-10 max-w-6xl">
         <h2 className="font-semibold">Closed cycles to review</h2>
@@ -65,20 +49,11 @@ export default async function LinksPage() {
           The reporter never writes a cycle that has closed (what such a write does to an invoice cannot be confirmed), and the reconciler does
           not repair one. They come here for a person to settle.
         </p>
-        <table className="w-full border-collapse text-sm" data-testid="reviews">
-          <thead>
-            <tr className="border-b border-stone-300 text-left text-stone-500">
-              <th className="py-2">Account</th>
-              <th>Feature</th>
-              <th>Cycle</th>
-              <th className="text-right">Ledger</th>
-              <th className="text-right">Meter</th>
-              <th className="w-96">Why</th>
-              <th>Since</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
+        <Table
+          testId="reviews"
+          columns={["Account", "Feature", "Cycle", { label: "Ledger", right: true }, { label: "Meter", right: true }, { label: "Why", className: "w-96" }, "Since", ""]}
+          empty={reviews.length === 0 ? "Nothing to review." : null}
+        >
             {reviews.map((r) => (
               <tr key={`${r.accountId}-${r.feature}-${r.cycle}`} className="border-b border-stone-200 align-top">
                 <td className="py-2">
@@ -103,15 +78,7 @@ export default async function LinksPage() {
                 </td>
               </tr>
             ))}
-            {reviews.length === 0 ? (
-              <tr>
-                <td colSpan={8} className="py-4 text-center text-stone-500">
-                  Nothing to review.
-                </td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
+        </Table>
       </section>
     </>
   );

@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { FaultSwitches } from "@/components/fault-switches";
 import { ActionButton } from "@/components/meter/forms";
-import { units, utcTime, VERDICT_TEXT, OUTCOME_TEXT, verdictClass } from "@/components/meter/format";
+import { units, utcTime } from "@/components/meter/format";
+import { CycleCell, Table, VerdictBadge } from "@/components/meter/table";
 import { PageHeader } from "@/components/page-header";
 import * as accounts from "@/lib/accounts/scripts";
 import * as meter from "@/lib/meter/scripts";
@@ -55,22 +56,11 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
 
       <section className="mb-8">
         <h2 className="mb-2 font-semibold">Accounts</h2>
-        <table className="w-full border-collapse text-sm" data-testid="reconciliation-table">
-          <thead>
-            <tr className="border-b border-stone-300 text-left text-stone-500">
-              <th className="py-2">Account</th>
-              <th>Feature</th>
-              <th>Cycle</th>
-              <th className="text-right">Ledger</th>
-              <th className="text-right">Last sent</th>
-              <th className="text-right">Meter</th>
-              <th>Verdict</th>
-              <th className="w-[28rem]">Cause</th>
-              <th>Checked</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
+        <Table
+          testId="reconciliation-table"
+          columns={["Account", "Feature", "Cycle", { label: "Ledger", right: true }, { label: "Last sent", right: true }, { label: "Meter", right: true }, "Verdict", { label: "Cause", className: "w-[28rem]" }, "Checked", ""]}
+          empty={page.accounts.length === 0 ? "No accounts yet." : null}
+        >
             {overviews.flatMap(({ account, cycles }) =>
               cycles.length === 0
                 ? [
@@ -94,19 +84,11 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                           ) : null}
                         </td>
                         <td className="font-mono">{c.state.feature}</td>
-                        <td className="font-mono">
-                          <Link className="underline" href={`/app/reconciliation/${account.id}?feature=${c.state.feature}&cycle=${c.state.cycle}`}>
-                            {c.state.cycle}
-                          </Link>
-                          {c.closed ? <span className="ml-1 text-xs text-stone-500">closed</span> : null}
-                        </td>
+                        <CycleCell accountId={account.id} feature={c.state.feature} cycle={c.state.cycle} closed={c.closed} />
                         <td className="text-right font-mono" data-testid="ledger">{units(c.counterUnits)}</td>
                         <td className="text-right font-mono">{units(c.state.sentUnits)}</td>
                         <td className="text-right font-mono" data-testid="meter">{units(meterUnits)}</td>
-                        <td>
-                          {e ? <span className={`rounded px-1.5 py-0.5 text-xs font-semibold ${verdictClass(e.verdict)}`} data-testid="verdict">{VERDICT_TEXT[e.verdict]}</span> : <span className="text-stone-500">not checked</span>}
-                          {e && OUTCOME_TEXT[e.outcome] ? <div className="mt-1 text-xs text-stone-600">{OUTCOME_TEXT[e.outcome]}</div> : null}
-                        </td>
+                        <td>{e ? <VerdictBadge verdict={e.verdict} outcome={e.outcome} /> : <span className="text-stone-500">not checked</span>}</td>
                         <td className="text-stone-700" data-testid="cause">{e?.cause ?? ""}</td>
                         <td className="whitespace-nowrap text-xs text-stone-500">{e ? utcTime(e.atMs) : ""}</td>
                         <td>{i === 0 ? <ActionButton action={runReconcileAction} label="Run now" fields={{ accountId: account.id }} secondary /> : null}</td>
@@ -114,15 +96,7 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                     );
                   }),
             )}
-            {page.accounts.length === 0 ? (
-              <tr>
-                <td colSpan={10} className="py-6 text-center text-stone-500">
-                  No accounts yet.
-                </td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
+        </Table>
         <p className="mt-2 text-xs text-stone-500">
           Ledger: the counter now (the reconciler proves it against the ledger rows). Meter: what the provider held at the last check (after a
           repair, what was read back). A row is stored only when the numbers changed.
@@ -136,20 +110,11 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
 
       <section>
         <h2 className="mb-2 font-semibold">Recent reconciler runs</h2>
-        <table className="w-full max-w-5xl border-collapse text-sm">
-          <thead>
-            <tr className="border-b border-stone-300 text-left text-stone-500">
-              <th className="py-2">Started</th>
-              <th>Trigger</th>
-              <th className="text-right">Accounts</th>
-              <th className="text-right">Cycles</th>
-              <th className="text-right">New evidence</th>
-              <th className="text-right">Repairs</th>
-              <th className="text-right">Counters rebuilt</th>
-              <th>Result</th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table
+          className="w-full max-w-5xl"
+          columns={["Started", "Trigger", ...["Accounts", "Cycles", "New evidence", "Repairs", "Counters rebuilt"].map((label) => ({ label, right: true })), "Result"]}
+          empty={runs.length === 0 ? "No runs yet. The reconciler runs nightly after 03:00 UTC, for queued requests, and when you press Run now." : null}
+        >
             {runs.map((r) => (
               <tr key={r.id} className="border-b border-stone-200 align-top">
                 <td className="py-2 whitespace-nowrap">{utcTime(r.startedAtMs)}</td>
@@ -162,15 +127,7 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                 <td className={r.error ? "text-red-700" : "text-green-800"}>{r.finishedAtMs === null ? "running" : r.error ? `error: ${r.error}` : "ok"}</td>
               </tr>
             ))}
-            {runs.length === 0 ? (
-              <tr>
-                <td colSpan={8} className="py-4 text-center text-stone-500">
-                  No runs yet. The reconciler runs nightly after 03:00 UTC, for queued requests, and when you press Run now.
-                </td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
+        </Table>
       </section>
     </>
   );

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { ClicksByDayChart } from "@/components/meter/charts";
 import { TextActionForm } from "@/components/meter/forms";
 import { units, utcTime } from "@/components/meter/format";
+import { Table } from "@/components/meter/table";
 import { PageHeader } from "@/components/page-header";
 import * as accounts from "@/lib/accounts/scripts";
 import { originOf, shortUrlOf } from "@/lib/links/http";
@@ -81,16 +82,7 @@ export default async function LinkPage({ params, searchParams }: { params: Promi
         <p className="mb-2 text-sm text-stone-600">
           A click a person or a bot should not have caused is not deleted: a correction is a new row of -1 in the click&rsquo;s cycle, with a reason.
         </p>
-        <table className="w-full border-collapse text-sm">
-          <thead>
-            <tr className="border-b border-stone-300 text-left text-stone-500">
-              <th className="py-2">When</th>
-              <th>Key</th>
-              <th className="text-right">Units</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
+        <Table columns={["When", "Key", { label: "Units", right: true }, ""]} empty={recent.length === 0 ? "No clicks in this cycle yet." : null}>
             {recent.map((e) => (
               <tr key={e.key} className="border-b border-stone-200">
                 <td className="py-2 text-xs">{utcTime(e.atMs)}</td>
@@ -107,15 +99,7 @@ export default async function LinkPage({ params, searchParams }: { params: Promi
                 </td>
               </tr>
             ))}
-            {recent.length === 0 ? (
-              <tr>
-                <td colSpan={4} className="py-4 text-center text-stone-500">
-                  No clicks in this cycle yet.
-                </td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
+        </Table>
       </section>
     </>
   );

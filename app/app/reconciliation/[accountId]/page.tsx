@@ -2,7 +2,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { LedgerMeterChart, type MeterPoint } from "@/components/meter/charts";
 import { ActionButton } from "@/components/meter/forms";
-import { OUTCOME_TEXT, units, utcTime, VERDICT_TEXT, verdictClass } from "@/components/meter/format";
+import { units, utcTime, VERDICT_TEXT } from "@/components/meter/format";
+import { Table, VerdictBadge } from "@/components/meter/table";
 import { PageHeader } from "@/components/page-header";
 import * as accounts from "@/lib/accounts/scripts";
 import * as meter from "@/lib/meter/scripts";
@@ -96,21 +97,18 @@ export default async function AccountReconciliation({
 
           <section className="mb-8">
             <h2 className="mb-2 font-semibold">Evidence</h2>
-            <table className="w-full border-collapse text-sm" data-testid="evidence">
-              <thead>
-                <tr className="border-b border-stone-300 text-left text-stone-500">
-                  <th className="py-2">When</th>
-                  <th className="text-right">Ledger</th>
-                  <th className="text-right">Counter</th>
-                  <th className="text-right">Sent</th>
-                  <th className="text-right">Meter</th>
-                  <th>Verdict</th>
-                  <th className="w-[30rem]">Cause</th>
-                  <th className="text-right">Repair</th>
-                  <th className="text-right">Read back</th>
-                </tr>
-              </thead>
-              <tbody>
+            <Table
+              testId="evidence"
+              columns={[
+                "When",
+                ...["Ledger", "Counter", "Sent", "Meter"].map((label) => ({ label, right: true })),
+                "Verdict",
+                { label: "Cause", className: "w-[30rem]" },
+                { label: "Repair", right: true },
+                { label: "Read back", right: true },
+              ]}
+              empty={detail.evidence.length === 0 ? "Not reconciled yet." : null}
+            >
                 {detail.evidence.map((e) => (
                   <tr key={e.id} className="border-b border-stone-200 align-top">
                     <td className="py-2 whitespace-nowrap text-xs">{utcTime(e.atMs)}</td>
@@ -122,38 +120,24 @@ export default async function AccountReconciliation({
                     <td className="text-right font-mono">{units(e.sentUnits)}</td>
                     <td className="text-right font-mono">{units(e.providerUnits)}</td>
                     <td>
-                      <span className={`rounded px-1.5 py-0.5 text-xs font-semibold ${verdictClass(e.verdict)}`}>{VERDICT_TEXT[e.verdict]}</span>
-                      {OUTCOME_TEXT[e.outcome] ? <div className="mt-1 text-xs text-stone-600">{OUTCOME_TEXT[e.outcome]}</div> : null}
+                      <VerdictBadge verdict={e.verdict} outcome={e.outcome} />
                     </td>
                     <td className="text-stone-700">{e.cause}</td>
                     <td className="text-right font-mono">{units(e.repairUnits)}</td>
                     <td className="text-right font-mono">{units(e.readBackUnits)}</td>
                   </tr>
                 ))}
-                {detail.evidence.length === 0 ? (
-                  <tr>
-                    <td colSpan={9} className="py-4 text-center text-stone-500">
-                      Not reconciled yet.
-                    </td>
-                  </tr>
-                ) : null}
-              </tbody>
-            </table>
+            </Table>
           </section>
 
           <section>
             <h2 className="mb-2 font-semibold">Sent log</h2>
-            <table className="w-full max-w-5xl border-collapse text-sm" data-testid="sent-log">
-              <thead>
-                <tr className="border-b border-stone-300 text-left text-stone-500">
-                  <th className="py-2">When</th>
-                  <th>By</th>
-                  <th className="text-right">Total</th>
-                  <th>Result</th>
-                  <th>Detail</th>
-                </tr>
-              </thead>
-              <tbody>
+            <Table
+              testId="sent-log"
+              className="w-full max-w-5xl"
+              columns={["When", "By", { label: "Total", right: true }, "Result", "Detail"]}
+              empty={detail.reports.length === 0 ? "Nothing sent yet." : null}
+            >
                 {detail.reports.map((r, i) => (
                   <tr key={i} className="border-b border-stone-200">
                     <td className="py-2 whitespace-nowrap text-xs">{utcTime(r.atMs)}</td>
@@ -163,15 +147,7 @@ export default async function AccountReconciliation({
                     <td className="text-xs text-stone-600">{r.detail ?? ""}</td>
                   </tr>
                 ))}
-                {detail.reports.length === 0 ? (
-                  <tr>
-                    <td colSpan={5} className="py-4 text-center text-stone-500">
-                      Nothing sent yet.
-                    </td>
-                  </tr>
-                ) : null}
-              </tbody>
-            </table>
+            </Table>
           </section>
         </>
       ) : null}
