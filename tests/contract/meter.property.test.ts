@@ -173,7 +173,7 @@ async function runSchedule(w: MeterWorld, schedule: { anchorDay: number | null; 
 
 describe.each([
   ["sqlite", 1000],
-  ["convex", 80],
+  ["convex", 50],
 ] as const)("meter properties on %s", (name, numRuns) => {
   let w: MeterWorld;
   let runIndex = 0;

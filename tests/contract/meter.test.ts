@@ -91,6 +91,33 @@ describe.each(worlds)("the meter on %s", (_name, make) => {
       expect((await detail()).reports.map((r) => r.result)).toEqual(["ok", "rate_limited"]);
     });
 
+    test("writes 10 at a time: at most 10 writes in flight, and a batch starts only when the one before it has finished", async () => {
+      const many = [];
+      for (let i = 0; i < 25; i++) many.push(await w.account(ANCHOR));
+      for (const id of many) await clicks(1, CYCLE, id);
+      let inFlight = 0;
+      let maxInFlight = 0;
+      const starts: number[] = [];
+      let finished = 0;
+      const counting = {
+        ...w.ctx,
+        provider: Object.assign(Object.create(w.provider) as typeof w.provider, {
+          async setUsage(...args: Parameters<typeof w.provider.setUsage>) {
+            starts.push(finished);
+            maxInFlight = Math.max(maxInFlight, ++inFlight);
+            await new Promise((resolve) => setImmediate(resolve));
+            await w.provider.setUsage(...args);
+            inFlight--;
+            finished++;
+          },
+        }),
+      };
+      expect((await runReporter(counting)).written).toBe(25);
+      expect(maxInFlight).toBe(10);
+      // Writes 1–10 start with none finished, 11–20 after 10 finished, 21–25 after 20.
+      expect(starts).toEqual([...Array(10).fill(0), ...Array(10).fill(10), ...Array(5).fill(20)]);
+    }, 60_000);
+
     test("writes at most 100 cycles per run", async () => {
       const many = [];
       for (let i = 0; i < 105; i++) many.push(await w.account(ANCHOR));
