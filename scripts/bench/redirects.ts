@@ -67,7 +67,11 @@ async function json(url: string, init: RequestInit & { token?: string; body?: st
 
 /** Opens an account and a link through the app's API; returns the code and the operator token. */
 async function linkOn(url: string, dataDir: string): Promise<{ code: string; token: string }> {
-  const token = fs.readFileSync(path.join(dataDir, "operator-token"), "utf8").trim();
+  // The first request starts the runtime, which writes the operator token.
+  await fetch(`${url}/api/health`).catch(() => undefined);
+  const file = path.join(dataDir, "operator-token");
+  for (let i = 0; i < 100 && !fs.existsSync(file); i++) await new Promise((r) => setTimeout(r, 200));
+  const token = fs.readFileSync(file, "utf8").trim();
   const opened = (await json(`${url}/api/v1/accounts`, { method: "POST", token, body: JSON.stringify({ name: "Bench" }) })) as { account: { id: string } };
   const link = (await json(`${url}/api/v1/links`, { method: "POST", token, body: JSON.stringify({ destination: "https://example.com/", accountId: opened.account.id }) })) as {
     code: string;
