@@ -6,18 +6,30 @@ import { connectAccountAction, type ConnectFormState } from "./usage-actions";
 
 const field = "mt-1 rounded-md border border-stone-300 px-2 py-1.5 text-sm";
 
-export function ConnectForm({ accountId, anchorIso, hasUsage }: { accountId: string; anchorIso: string; hasUsage: boolean }) {
+export function ConnectForm({
+  accountId,
+  kindeCustomerId,
+  agreementId,
+  anchorIso,
+  hasUsage,
+}: {
+  accountId: string;
+  kindeCustomerId: string;
+  agreementId: string;
+  anchorIso: string;
+  hasUsage: boolean;
+}) {
   const [state, action, pending] = useActionState<ConnectFormState, FormData>(connectAccountAction, { error: null, done: null });
   return (
     <form action={action} className="flex flex-wrap items-end gap-3" aria-label="Connect the account">
       <input type="hidden" name="accountId" value={accountId} />
       <label className="flex flex-col text-sm">
         Kinde customer id
-        <input name="kindeCustomerId" placeholder="customer_…" className={`${field} w-56 font-mono`} />
+        <input name="kindeCustomerId" defaultValue={kindeCustomerId} placeholder="customer_…" className={`${field} w-56 font-mono`} />
       </label>
       <label className="flex flex-col text-sm">
         Agreement id
-        <input name="agreementId" placeholder="agreement_…" className={`${field} w-56 font-mono`} />
+        <input name="agreementId" defaultValue={agreementId} placeholder="agreement_…" className={`${field} w-56 font-mono`} />
       </label>
       <label className="flex flex-col text-sm">
         Agreement start (UTC, day 1–28)

@@ -20,7 +20,13 @@ export async function UsageSection({ account }: { account: Account }) {
   return (
     <section aria-label="Usage" className="max-w-5xl space-y-4">
       <h2 className="text-lg font-semibold">Usage and meter</h2>
-      <ConnectForm accountId={account.id} anchorIso={anchorIso} hasUsage={cycles.length > 0} />
+      <ConnectForm
+        accountId={account.id}
+        kindeCustomerId={account.kindeCustomerId ?? ""}
+        agreementId={account.agreementId ?? ""}
+        anchorIso={anchorIso}
+        hasUsage={cycles.length > 0}
+      />
       <Table
         columns={["Feature", "Cycle", { label: "Ledger", right: true }, { label: "Last sent", right: true }, "Last report", "Latest verdict"]}
         empty={cycles.length === 0 ? "No usage yet." : null}
@@ -32,7 +38,7 @@ export async function UsageSection({ account }: { account: Account }) {
               <td className="text-right font-mono">{units(c.counterUnits)}</td>
               <td className="text-right font-mono">{units(c.state.sentUnits)}</td>
               <td className="text-xs">{c.state.lastAttemptResult ? `${c.state.lastAttemptResult.replace("_", " ")} at ${utcTime(c.state.lastAttemptAtMs)}` : "—"}</td>
-              <td>{c.latest ? <VerdictBadge verdict={c.latest.verdict} /> : "not checked"}</td>
+              <td>{c.latest ? <VerdictBadge verdict={c.latest.verdict} outcome={c.latest.outcome} /> : "not checked"}</td>
             </tr>
           ))}
       </Table>

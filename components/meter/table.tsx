@@ -20,7 +20,7 @@ export function Table({
   children?: ReactNode;
 }) {
   return (
-    <table className={`${className} border-collapse text-sm`} data-testid={testId}>
+    <table className={`${className} border-collapse text-sm [&_td]:pr-3 [&_th]:pr-3`} data-testid={testId}>
       <thead>
         <tr className="border-b border-stone-300 text-left text-stone-500">
           {columns.map((c, i) => {
@@ -70,4 +70,11 @@ export function CycleCell({ accountId, feature, cycle, closed }: { accountId: st
       {closed ? <span className="ml-1 text-xs text-stone-500">closed</span> : null}
     </td>
   );
+}
+
+/** The meter as a finding saw it: as read, and after a repair what was read back ("441 → 15"). */
+export function meterText(e: { providerUnits: number | null; repairUnits: number | null; readBackUnits: number | null }): string {
+  const read = e.providerUnits === null ? "unreadable" : e.providerUnits.toLocaleString("en");
+  if (e.repairUnits === null) return read;
+  return `${read} → ${e.readBackUnits === null ? "?" : e.readBackUnits.toLocaleString("en")}`;
 }

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { FaultSwitches } from "@/components/fault-switches";
 import { ActionButton } from "@/components/meter/forms";
 import { units, utcTime } from "@/components/meter/format";
-import { CycleCell, Table, VerdictBadge } from "@/components/meter/table";
+import { CycleCell, meterText, Table, VerdictBadge } from "@/components/meter/table";
 import { PageHeader } from "@/components/page-header";
 import * as accounts from "@/lib/accounts/scripts";
 import * as meter from "@/lib/meter/scripts";
@@ -73,7 +73,6 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                   ]
                 : cycles.map((c, i) => {
                     const e = c.latest;
-                    const meterUnits = e ? (e.readBackUnits ?? e.providerUnits) : null;
                     return (
                       <tr key={`${account.id}-${c.state.feature}-${c.state.cycle}`} className="border-b border-stone-200 align-top" data-cycle={`${c.state.feature} ${c.state.cycle}`}>
                         <td className="py-2 font-medium">
@@ -87,7 +86,7 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                         <CycleCell accountId={account.id} feature={c.state.feature} cycle={c.state.cycle} closed={c.closed} />
                         <td className="text-right font-mono" data-testid="ledger">{units(c.counterUnits)}</td>
                         <td className="text-right font-mono">{units(c.state.sentUnits)}</td>
-                        <td className="text-right font-mono" data-testid="meter">{units(meterUnits)}</td>
+                        <td className="whitespace-nowrap text-right font-mono" data-testid="meter">{e ? meterText(e) : "—"}</td>
                         <td>{e ? <VerdictBadge verdict={e.verdict} outcome={e.outcome} /> : <span className="text-stone-500">not checked</span>}</td>
                         <td className="text-stone-700" data-testid="cause">{e?.cause ?? ""}</td>
                         <td className="whitespace-nowrap text-xs text-stone-500">{e ? utcTime(e.atMs) : ""}</td>
@@ -98,8 +97,8 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
             )}
         </Table>
         <p className="mt-2 text-xs text-stone-500">
-          Ledger: the counter now (the reconciler proves it against the ledger rows). Meter: what the provider held at the last check (after a
-          repair, what was read back). A row is stored only when the numbers changed.
+          Ledger: the counter now (the reconciler proves it against the ledger rows). Meter: what the provider held at the last check, and
+          after a repair what was read back. A finding is stored only when the numbers changed.
         </p>
         {page.nextAfterId ? (
           <a className="mt-2 inline-block underline" href={`/app/reconciliation?after=${page.nextAfterId}`}>

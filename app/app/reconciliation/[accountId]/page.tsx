@@ -2,8 +2,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { LedgerMeterChart, type MeterPoint } from "@/components/meter/charts";
 import { ActionButton } from "@/components/meter/forms";
-import { units, utcTime, VERDICT_TEXT } from "@/components/meter/format";
-import { Table, VerdictBadge } from "@/components/meter/table";
+import { OUTCOME_TEXT, units, utcTime, VERDICT_TEXT } from "@/components/meter/format";
+import { meterText, Table, VerdictBadge } from "@/components/meter/table";
 import { PageHeader } from "@/components/page-header";
 import * as accounts from "@/lib/accounts/scripts";
 import * as meter from "@/lib/meter/scripts";
@@ -33,7 +33,11 @@ export default async function AccountReconciliation({
   // Ledger and meter as each evidence row found them; totals sent from the sent log.
   const points: MeterPoint[] = detail
     ? [
-        ...detail.evidence.map((e) => ({ atMs: e.atMs, ledger: e.ledgerUnits, meter: e.readBackUnits ?? e.providerUnits ?? undefined })),
+        // The meter as found, then (a millisecond on) as read back after a repair, so a drift and its repair both show.
+        ...detail.evidence.flatMap((e) => [
+          { atMs: e.atMs, ledger: e.ledgerUnits, meter: e.providerUnits ?? undefined },
+          ...(e.readBackUnits !== null ? [{ atMs: e.atMs + 1, ledger: e.ledgerUnits, meter: e.readBackUnits }] : []),
+        ]),
         ...detail.reports.filter((r) => r.result === "ok").map((r) => ({ atMs: r.atMs, sent: r.totalUnits })),
       ].sort((a, b) => a.atMs - b.atMs)
     : [];
@@ -72,8 +76,8 @@ export default async function AccountReconciliation({
             {[
               ["Ledger (counter now)", units(detail.counterUnits)],
               ["Last total sent", units(detail.state?.sentUnits)],
-              ["Meter (last read)", units(latest ? (latest.readBackUnits ?? latest.providerUnits) : null)],
-              ["Verdict", latest ? VERDICT_TEXT[latest.verdict]! : "not checked yet"],
+              ["Meter (last check)", latest ? meterText(latest) : "—"],
+              ["Verdict", latest ? `${VERDICT_TEXT[latest.verdict]}${OUTCOME_TEXT[latest.outcome] ? `, ${OUTCOME_TEXT[latest.outcome]}` : ""}` : "not checked yet"],
             ].map(([label, value]) => (
               <div key={label} className="rounded-lg border border-stone-200 bg-white p-3">
                 <dt className="text-xs text-stone-500">{label}</dt>
@@ -118,7 +122,7 @@ export default async function AccountReconciliation({
                       {e.countersRebuilt ? <div className="text-xs text-amber-800">rebuilt</div> : null}
                     </td>
                     <td className="text-right font-mono">{units(e.sentUnits)}</td>
-                    <td className="text-right font-mono">{units(e.providerUnits)}</td>
+                    <td className="text-right font-mono">{e.providerUnits === null ? "unreadable" : units(e.providerUnits)}</td>
                     <td>
                       <VerdictBadge verdict={e.verdict} outcome={e.outcome} />
                     </td>

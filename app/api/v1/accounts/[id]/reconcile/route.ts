@@ -2,6 +2,7 @@ import { authenticate, notFound, requireOperatorPrincipal } from "@/lib/http/aut
 import { json, requireSameOrigin, route } from "@/lib/http/api";
 import * as accounts from "@/lib/accounts/scripts";
 import { runReconciler } from "@/lib/meter/reconciler";
+import * as meter from "@/lib/meter/scripts";
 import { getRuntime, orchestrationContext } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
@@ -19,9 +20,6 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const account = /^acct_[0-9a-z]{20}$/.test(id) ? await runtime.engine.run(accounts.get, { id }) : null;
   if (!account) throw notFound("account", id);
   const summary = await runReconciler(orchestrationContext(runtime.engine, runtime.provider), { trigger: "on_demand", accountIds: [account.id] });
-  return json({
-    ok: summary.error === null,
-    run: { ...summary.run, cycles: summary.cycles, evidenceRows: summary.evidenceRows, repairs: summary.repairs, countersRebuilt: summary.countersRebuilt, error: summary.error },
-    findings: summary.findings,
-  });
+  const { run } = await runtime.engine.run(meter.getRun, { runId: summary.run.id });
+  return json({ ok: summary.error === null, run, findings: summary.findings });
 });
