@@ -9,6 +9,8 @@ import { accountsTables } from "./tables/accounts";
 import { usageTables } from "./tables/usage";
 import { apiKeysTables } from "./tables/apiKeys";
 import { gateTables } from "./tables/gate";
+import { linksTables } from "./tables/links";
+import { meterTables } from "./tables/meter";
 import { standinTables } from "./tables/standin";
 
 export default defineSchema({
@@ -16,5 +18,7 @@ export default defineSchema({
   ...usageTables,
   ...apiKeysTables,
   ...gateTables,
+  ...linksTables,
+  ...meterTables,
   ...standinTables,
 });

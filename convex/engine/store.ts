@@ -8,6 +8,8 @@ import { accountsRepo } from "./repos/accounts";
 import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
 import { gateRepo } from "./repos/gate";
+import { linksRepo } from "./repos/links";
+import { meterRepo } from "./repos/meter";
 import { standinRepo } from "./repos/standin";
 import type { Db } from "./repos/db";
 
@@ -17,6 +19,8 @@ export function createConvexStore(db: Db): Store {
     usage: usageRepo(db),
     apiKeys: apiKeysRepo(db),
     gate: gateRepo(db),
+    links: linksRepo(db),
+    meter: meterRepo(db),
     standin: standinRepo(db),
   };
 }

@@ -6,6 +6,7 @@
  */
 import { sweepExpiredJobs } from "../gate/orchestrate";
 import { sweepIntervalMs } from "../gate/settings";
+import { meterSchedules } from "../meter/schedules";
 import type { OrchestrationContext } from "../orchestrations/context";
 
 export interface Schedule {
@@ -18,4 +19,5 @@ export interface Schedule {
 export const schedules: readonly Schedule[] = [
   // Part A: running jobs whose lease ran out are settled as expired, in bounded batches.
   { name: "gate-sweep", intervalMs: sweepIntervalMs(), run: async (ctx) => void (await sweepExpiredJobs(ctx)) },
+  ...meterSchedules,
 ];

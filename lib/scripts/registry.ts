@@ -6,11 +6,13 @@
 import * as accounts from "../accounts/scripts";
 import * as gate from "../gate/scripts";
 import * as keys from "../keys/scripts";
+import * as links from "../links/scripts";
+import * as meter from "../meter/scripts";
 import * as standin from "../standin/scripts";
 import * as usage from "../usage/scripts";
 import type { Script } from "./define";
 
-const modules = { accounts, usage, keys, standin, gate } as const;
+const modules = { accounts, usage, keys, standin, gate, links, meter } as const;
 
 function collect(): Record<string, Script> {
   const out: Record<string, Script> = {};

@@ -10,6 +10,7 @@ import * as m0002 from "./0002_usage";
 import * as m0003 from "./0003_api_keys";
 import * as m0004 from "./0004_provider";
 import * as m0005 from "./0005_gate";
+import * as m0006 from "./0006_meter";
 
 export interface Migration {
   version: number;
@@ -23,4 +24,5 @@ export const migrations: readonly Migration[] = [
   { version: 3, name: "api_keys", sql: m0003.sql },
   { version: 4, name: "provider", sql: m0004.sql },
   { version: 5, name: "gate", sql: m0005.sql },
+  { version: 6, name: "meter", sql: m0006.sql },
 ];
