@@ -8,9 +8,11 @@ import { defineSchema } from "convex/server";
 import { accountsTables } from "./tables/accounts";
 import { usageTables } from "./tables/usage";
 import { apiKeysTables } from "./tables/apiKeys";
+import { inboxTables } from "./tables/inbox";
 
 export default defineSchema({
   ...accountsTables,
   ...usageTables,
   ...apiKeysTables,
+  ...inboxTables,
 });

@@ -4,6 +4,7 @@
  */
 import path from "node:path";
 import { z } from "zod";
+import { inboxEnvShape, toInboxSettings, type InboxSettings } from "./inbox/settings";
 
 const emptyToUndefined = (value: unknown) => (value === "" ? undefined : value);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -21,6 +22,8 @@ const schema = z
     KINDE_M2M_CLIENT_ID: optionalString,
     KINDE_M2M_CLIENT_SECRET: optionalString,
     KINDE_AUDIENCE: optionalString,
+    // The inbox's variables (replay window, alert webhook).
+    ...inboxEnvShape,
   })
   .superRefine((env, ctx) => {
     const engine = env.TOLLBOOTH_ENGINE ?? (env.CONVEX_URL ? "convex" : "sqlite");
@@ -45,6 +48,7 @@ export interface Config {
   schedulerEnabled: boolean;
   operatorTokenOverride: string | null;
   kinde: { domain: string; clientId: string; clientSecret: string; audience: string } | null;
+  inbox: InboxSettings;
 }
 
 export class ConfigError extends Error {
@@ -79,5 +83,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
             audience: e.KINDE_AUDIENCE ?? `${kindeDomain}/api`,
           }
         : null,
+    inbox: toInboxSettings(e),
   };
 }

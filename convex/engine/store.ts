@@ -7,6 +7,7 @@ import type { Store } from "../../lib/store/port";
 import { accountsRepo } from "./repos/accounts";
 import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
+import { allowanceRepo, inboxRepo } from "./repos/inbox";
 import type { Db } from "./repos/db";
 
 export function createConvexStore(db: Db): Store {
@@ -14,5 +15,7 @@ export function createConvexStore(db: Db): Store {
     accounts: accountsRepo(db),
     usage: usageRepo(db),
     apiKeys: apiKeysRepo(db),
+    inbox: inboxRepo(db),
+    allowance: allowanceRepo(db),
   };
 }

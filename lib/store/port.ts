@@ -7,6 +7,7 @@
  * only stores and fetches rows.
  */
 import type { AccountsRepo } from "../accounts/repo";
+import type { AllowanceRepo, InboxRepo } from "../inbox/repo";
 import type { ApiKeysRepo } from "../keys/repo";
 import type { UsageRepo } from "../usage/repo";
 
@@ -14,6 +15,8 @@ export interface Store {
   accounts: AccountsRepo;
   usage: UsageRepo;
   apiKeys: ApiKeysRepo;
+  inbox: InboxRepo;
+  allowance: AllowanceRepo;
 }
 
 /** What a transaction script receives besides its arguments. */
@@ -28,4 +31,4 @@ export interface Tx {
 }
 
 /** Every id prefix the product hands out, in one table (see lib/ids.ts). */
-export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run";
+export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run" | "rcp" | "lease";

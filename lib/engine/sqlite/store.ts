@@ -9,11 +9,14 @@ import type { Store } from "../../store/port";
 import { accountsRepo } from "./repos/accounts";
 import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
+import { allowanceRepo, inboxRepo } from "./repos/inbox";
 
 export function createSqliteStore(db: Database.Database): Store {
   return {
     accounts: accountsRepo(db),
     usage: usageRepo(db),
     apiKeys: apiKeysRepo(db),
+    inbox: inboxRepo(db),
+    allowance: allowanceRepo(db),
   };
 }
