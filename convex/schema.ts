@@ -9,10 +9,12 @@ import { accountsTables } from "./tables/accounts";
 import { usageTables } from "./tables/usage";
 import { apiKeysTables } from "./tables/apiKeys";
 import { inboxTables } from "./tables/inbox";
+import { standinTables } from "./tables/standin";
 
 export default defineSchema({
   ...accountsTables,
   ...usageTables,
   ...apiKeysTables,
   ...inboxTables,
+  ...standinTables,
 });

@@ -10,12 +10,23 @@ import { SqliteEngine } from "./engine/sqlite/engine";
 import type { Engine } from "./engine/types";
 import { loadOperatorSecrets, type OperatorSecrets } from "./ops/operator";
 import type { OrchestrationContext } from "./orchestrations/context";
+import { createProvider } from "./provider/factory";
+import type { BillingProvider } from "./provider/port";
 import { Scheduler } from "./scheduler/runner";
 import { schedules } from "./scheduler/schedules";
+import { StandinProvider } from "./standin/provider";
 
 export interface Runtime {
   config: Config;
   engine: Engine;
+  /** The billing provider TOLLBOOTH_PROVIDER chose: Kinde, or the stand-in (the default). */
+  provider: BillingProvider;
+  /**
+   * The stand-in, whichever provider is chosen: its operator surface (limits,
+   * fault switches, signed test webhooks) works on its own tables. The same
+   * object as `provider` when the stand-in is the provider.
+   */
+  standin: StandinProvider;
   operator: OperatorSecrets;
   scheduler: Scheduler | null;
   startedAtMs: number;
@@ -33,7 +44,9 @@ function createRuntime(): Runtime {
   const config = readConfig();
   const engine = createEngine(config);
   const operator = loadOperatorSecrets(config.dataDir, config.operatorTokenOverride);
-  return { config, engine, operator, scheduler: null, startedAtMs: Date.now() };
+  const provider = createProvider({ provider: config.provider, timeoutMs: config.providerTimeoutMs, kinde: config.kinde }, engine);
+  const standin = provider instanceof StandinProvider ? provider : new StandinProvider(engine, { callTimeoutMs: config.providerTimeoutMs });
+  return { config, engine, provider, standin, operator, scheduler: null, startedAtMs: Date.now() };
 }
 
 function createEngine(config: Config): Engine {
@@ -42,9 +55,10 @@ function createEngine(config: Config): Engine {
   return new ConvexEngine(client as unknown as ConvexCaller, config.serverKey!, config.convexUrl!);
 }
 
-export function orchestrationContext(engine: Engine): OrchestrationContext {
+export function orchestrationContext(engine: Engine, provider: BillingProvider): OrchestrationContext {
   return {
     run: engine.run.bind(engine),
+    provider,
     nowMs: Date.now,
     log: (message) => console.log(`[tollbooth] ${message}`),
   };
@@ -71,7 +85,7 @@ export function startRuntime(): Runtime {
     );
   }
   if (runtime.config.engine === "sqlite" && runtime.config.schedulerEnabled) {
-    runtime.scheduler = new Scheduler(schedules, orchestrationContext(runtime.engine));
+    runtime.scheduler = new Scheduler(schedules, orchestrationContext(runtime.engine, runtime.provider));
     runtime.scheduler.start();
   }
   const shutdown = async (signal: string) => {

@@ -8,6 +8,7 @@ import { accountsRepo } from "./repos/accounts";
 import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
 import { allowanceRepo, inboxRepo } from "./repos/inbox";
+import { standinRepo } from "./repos/standin";
 import type { Db } from "./repos/db";
 
 export function createConvexStore(db: Db): Store {
@@ -17,5 +18,6 @@ export function createConvexStore(db: Db): Store {
     apiKeys: apiKeysRepo(db),
     inbox: inboxRepo(db),
     allowance: allowanceRepo(db),
+    standin: standinRepo(db),
   };
 }

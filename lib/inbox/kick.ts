@@ -28,7 +28,7 @@ export function kickInboxWorker(): Promise<void> {
     k.again = true;
     return k.running;
   }
-  const ctx = orchestrationContext(runtime.engine);
+  const ctx = orchestrationContext(runtime.engine, runtime.provider);
   k.running = (async () => {
     try {
       do {

@@ -16,6 +16,9 @@ export const PASS_BATCHES_MAX = 80;
 export const WORKER_LANES = 4;
 const ALERT_TIMEOUT_MS = 5_000;
 
+/** The worker never calls the provider: it needs scripts, the time and a log. */
+export type WorkerContext = Pick<OrchestrationContext, "run" | "nowMs" | "log">;
+
 export interface WorkerOptions {
   maxBatches?: number;
   lanes?: number;
@@ -37,7 +40,7 @@ export interface WorkerPass {
 
 type Died = Awaited<ReturnType<typeof inbox.fail.handler>>["died"] & {};
 
-export async function runInboxWorker(ctx: OrchestrationContext, options: WorkerOptions = {}): Promise<WorkerPass> {
+export async function runInboxWorker(ctx: WorkerContext, options: WorkerOptions = {}): Promise<WorkerPass> {
   const pass: WorkerPass = { claimed: 0, applied: 0, ignored: 0, failed: 0, dead: 0, stopped: 0, leaseLost: 0 };
   const maxBatches = options.maxBatches ?? PASS_BATCHES_MAX;
   let batches = 0;
@@ -89,7 +92,7 @@ export async function runInboxWorker(ctx: OrchestrationContext, options: WorkerO
   return pass;
 }
 
-async function postAlert(ctx: OrchestrationContext, url: string, died: Died, fetchImpl: typeof fetch): Promise<void> {
+async function postAlert(ctx: WorkerContext, url: string, died: Died, fetchImpl: typeof fetch): Promise<void> {
   try {
     const response = await fetchImpl(url, {
       method: "POST",

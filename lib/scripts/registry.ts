@@ -6,11 +6,12 @@
 import * as accounts from "../accounts/scripts";
 import * as inbox from "../inbox/scripts";
 import * as inboxNaive from "../inbox/naive-scripts";
+import * as standin from "../standin/scripts";
 import * as keys from "../keys/scripts";
 import * as usage from "../usage/scripts";
 import type { Script } from "./define";
 
-const modules = { accounts, usage, keys, inbox, inboxNaive } as const;
+const modules = { accounts, usage, keys, inbox, inboxNaive, standin } as const;
 
 function collect(): Record<string, Script> {
   const out: Record<string, Script> = {};

@@ -9,6 +9,7 @@
 import type { AccountsRepo } from "../accounts/repo";
 import type { AllowanceRepo, InboxRepo } from "../inbox/repo";
 import type { ApiKeysRepo } from "../keys/repo";
+import type { StandinRepo } from "../standin/repo";
 import type { UsageRepo } from "../usage/repo";
 
 export interface Store {
@@ -17,6 +18,7 @@ export interface Store {
   apiKeys: ApiKeysRepo;
   inbox: InboxRepo;
   allowance: AllowanceRepo;
+  standin: StandinRepo;
 }
 
 /** What a transaction script receives besides its arguments. */
@@ -31,4 +33,4 @@ export interface Tx {
 }
 
 /** Every id prefix the product hands out, in one table (see lib/ids.ts). */
-export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run" | "rcp" | "lease";
+export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run" | "rcp" | "lease" | "agreement" | "mrec" | "event" | "msg";

@@ -10,6 +10,7 @@ import { accountsRepo } from "./repos/accounts";
 import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
 import { allowanceRepo, inboxRepo } from "./repos/inbox";
+import { standinRepo } from "./repos/standin";
 
 export function createSqliteStore(db: Database.Database): Store {
   return {
@@ -18,5 +19,6 @@ export function createSqliteStore(db: Database.Database): Store {
     apiKeys: apiKeysRepo(db),
     inbox: inboxRepo(db),
     allowance: allowanceRepo(db),
+    standin: standinRepo(db),
   };
 }

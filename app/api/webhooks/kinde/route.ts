@@ -1,7 +1,6 @@
 import { after } from "next/server";
 import { isOperatorRequest, json, route } from "@/lib/http/api";
 import { intake } from "@/lib/inbox/intake";
-import { webhookKeys } from "@/lib/inbox/keys";
 import { kickInboxWorker } from "@/lib/inbox/kick";
 import { getRuntime } from "@/lib/runtime";
 
@@ -15,7 +14,7 @@ export const POST = route(async (request) => {
   const runtime = getRuntime();
   const result = await intake(request, {
     run: runtime.engine.run.bind(runtime.engine),
-    keys: webhookKeys(),
+    keys: runtime.provider.webhookKeys(),
     nowMs: Date.now(),
     maxAgeMs: runtime.config.inbox.webhookMaxAgeMs,
     log: (message) => console.warn(`[tollbooth] ${message}`),

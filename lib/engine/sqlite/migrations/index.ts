@@ -8,6 +8,7 @@
 import * as m0001 from "./0001_foundation";
 import * as m0002 from "./0002_usage";
 import * as m0003 from "./0003_api_keys";
+import * as m0004 from "./0004_provider";
 import * as m0007 from "./0007_inbox";
 
 export interface Migration {
@@ -20,5 +21,6 @@ export const migrations: readonly Migration[] = [
   { version: 1, name: "foundation", sql: m0001.sql },
   { version: 2, name: "usage", sql: m0002.sql },
   { version: 3, name: "api_keys", sql: m0003.sql },
+  { version: 4, name: "provider", sql: m0004.sql },
   { version: 7, name: "inbox", sql: m0007.sql },
 ];
