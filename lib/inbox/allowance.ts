@@ -14,8 +14,7 @@ export const FREE_ALLOWANCE = PLAN_ALLOWANCE[FREE_PLAN]!;
 
 /** The units a grant of `plan` adds on top of the free allowance; null when the plan has no allowance in the catalog. */
 export function topUpUnits(plan: string): number | null {
-  const allowance = PLAN_ALLOWANCE[plan];
-  return allowance === undefined ? null : allowance - FREE_ALLOWANCE;
+  return Object.hasOwn(PLAN_ALLOWANCE, plan) ? PLAN_ALLOWANCE[plan]! - FREE_ALLOWANCE : null;
 }
 
 export function grantKey(plan: string, accountId: string, period: string): string {

@@ -52,5 +52,5 @@ export function readFields(payload: unknown): EventFields {
 
 /** The app plan a provider key names, or null when the catalog does not know it. */
 export function planOfKey(key: string): string | null {
-  return PLAN_KEYS[key] ?? null;
+  return Object.hasOwn(PLAN_KEYS, key) ? PLAN_KEYS[key]! : null;
 }
