@@ -52,3 +52,8 @@ export async function inboxWorkerIdle(): Promise<void> {
 }
 
 export type { WorkerPass };
+
+/** What a replay waits on: a worker pass here, or a short sleep while Convex's scheduled worker runs. */
+export function workerStep(): () => Promise<void> {
+  return getRuntime().engine.kind === "sqlite" ? () => kickInboxWorker() : () => new Promise((r) => setTimeout(r, 200));
+}

@@ -4,6 +4,7 @@
  * Each part adds its jobs here (the gate's sweeper, the meter's reporter and
  * reconciler, the inbox worker).
  */
+import { INBOX_WORKER_SCHEDULE, runInboxWorker, WORKER_INTERVAL_MS } from "../inbox/worker";
 import type { OrchestrationContext } from "../orchestrations/context";
 
 export interface Schedule {
@@ -13,4 +14,13 @@ export interface Schedule {
   run(ctx: OrchestrationContext): Promise<void>;
 }
 
-export const schedules: readonly Schedule[] = [];
+export const schedules: readonly Schedule[] = [
+  // The inbox worker (Part C): also started after every intake answer; this catches retries whose wait is over and dead workers' leases.
+  {
+    name: INBOX_WORKER_SCHEDULE,
+    intervalMs: WORKER_INTERVAL_MS,
+    run: async (ctx) => {
+      await runInboxWorker(ctx, { alertUrl: process.env.TOLLBOOTH_ALERT_WEBHOOK_URL || null });
+    },
+  },
+];
