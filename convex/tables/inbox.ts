@@ -59,11 +59,10 @@ export const inboxTables = {
   })
     .index("by_key", ["key"])
     .index("by_period", ["accountId", "period", "grantedAtMs"]),
-  // The time guard of an account's billing status. Written by the payment handlers.
-  inboxBillingStatus: defineTable({
+  // The time guards of an account's billing status and agreement id. Written by the handlers.
+  inboxAccountClocks: defineTable({
     accountId: v.string(),
-    status: v.string(),
-    changedAtMs: v.number(), // event time of the payment event that set it
-    inboxEventId: nullable(v.string()),
+    billingChangedAtMs: nullable(v.number()), // event time of the payment event that set the billing status
+    agreementChangedAtMs: nullable(v.number()), // event time of the plan event that set the agreement id
   }).index("by_account", ["accountId"]),
 };

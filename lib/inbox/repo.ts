@@ -13,8 +13,9 @@
  *                the same allowance finds the row and skips it. Written by the
  *                plan and payment handlers (and the Engine Room's naive handler,
  *                with unkeyed rows); read by the pages (the balance).
- * inbox_billing_status the time guard of an account's billing status (the
- *                latest payment event's time); written by the payment handlers.
+ * inbox_account_clocks the time guards of an account's billing status and
+ *                agreement id (the event times that set them), so a late
+ *                event cannot overwrite a newer one; written by the handlers.
  */
 
 export const INBOX_STATUSES = ["received", "processing", "applied", "ignored", "failed", "dead"] as const;
@@ -112,12 +113,12 @@ export interface AllowanceGrant {
   grantedAtMs: number;
 }
 
-export interface BillingStatusMark {
+export interface AccountClocks {
   accountId: string;
-  status: string;
-  /** Event time of the payment event that set it: the guard for the next one. */
-  changedAtMs: number;
-  inboxEventId: string | null;
+  /** Event time of the payment event that set the account's billing status; null: never set by an event. */
+  billingChangedAtMs: number | null;
+  /** Event time of the plan event that set the account's agreement id; null: never set by an event. */
+  agreementChangedAtMs: number | null;
 }
 
 export interface AllowanceRepo {
@@ -125,6 +126,6 @@ export interface AllowanceRepo {
   insertGrant(grant: AllowanceGrant): Promise<void>;
   /** The grants of one account and period (at most `limit`). */
   listGrants(accountId: string, period: string, limit: number): Promise<AllowanceGrant[]>;
-  getBillingStatus(accountId: string): Promise<BillingStatusMark | null>;
-  putBillingStatus(mark: BillingStatusMark): Promise<void>;
+  getClocks(accountId: string): Promise<AccountClocks | null>;
+  putClocks(clocks: AccountClocks): Promise<void>;
 }

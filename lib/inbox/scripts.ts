@@ -12,7 +12,7 @@ import { balanceOf, periodOf } from "./allowance";
 import { afterFailure, CLAIM_BATCH_MAX, chooseClaims, leaseFor, MAX_ATTEMPTS } from "./decide";
 import { EVENT_FIELD_PATHS, readFields } from "./fields";
 import { decide, HANDLERS, type Decision, type Write } from "./handlers";
-import { INBOX_STATUSES, type InboxEvent } from "./repo";
+import { INBOX_STATUSES, type AccountClocks, type InboxEvent } from "./repo";
 import { dropCachedLimit, queueReconcile } from "./seams";
 
 export const SOURCE_KINDE = "kinde";
@@ -225,7 +225,7 @@ async function decideEvent(tx: Tx, event: InboxEvent): Promise<{ decision: Decis
     account,
     period,
     grants: await tx.store.allowance.listGrants(account.id, period.name, GRANTS_PER_PERIOD_MAX),
-    billingStatus: await tx.store.allowance.getBillingStatus(account.id),
+    clocks: await tx.store.allowance.getClocks(account.id),
   });
   return { decision, account };
 }
@@ -238,6 +238,7 @@ async function applyWrite(tx: Tx, event: InboxEvent, account: Account, write: Wr
     case "setPlan":
       return tx.store.accounts.patch(account.id, { plan: write.plan, planChangedAtMs: write.planChangedAtMs });
     case "setAgreement":
+      await putClock(tx, account.id, { agreementChangedAtMs: write.changedAtMs });
       return tx.store.accounts.patch(account.id, { agreementId: write.agreementId });
     case "grant":
       // The handler saw no row with this key in this transaction; a second one is a broken invariant, not an outcome.
@@ -252,7 +253,7 @@ async function applyWrite(tx: Tx, event: InboxEvent, account: Account, write: Wr
         grantedAtMs: tx.nowMs,
       });
     case "setBillingStatus":
-      await tx.store.allowance.putBillingStatus({ accountId: account.id, status: write.status, changedAtMs: write.changedAtMs, inboxEventId: event.id });
+      await putClock(tx, account.id, { billingChangedAtMs: write.changedAtMs });
       return tx.store.accounts.patch(account.id, { billingStatus: write.status });
     case "dropCachedLimit":
       await dropCachedLimit(tx, account.id);
@@ -261,6 +262,11 @@ async function applyWrite(tx: Tx, event: InboxEvent, account: Account, write: Wr
       await queueReconcile(tx, account.id);
       return;
   }
+}
+
+async function putClock(tx: Tx, accountId: string, change: Partial<Omit<AccountClocks, "accountId">>): Promise<void> {
+  const stored = (await tx.store.allowance.getClocks(accountId)) ?? { accountId, billingChangedAtMs: null, agreementChangedAtMs: null };
+  await tx.store.allowance.putClocks({ ...stored, ...change });
 }
 
 /**

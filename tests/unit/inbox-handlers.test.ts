@@ -29,7 +29,7 @@ function facts(type: string, data: Record<string, unknown>, over: Partial<Omit<H
     account: over.account ?? account,
     period: over.period ?? cycleOf(atMs, null),
     grants: over.grants ?? [],
-    billingStatus: over.billingStatus ?? null,
+    clocks: over.clocks ?? null,
   };
 }
 const kinds = (f: HandlerFacts) => decide(f).writes.map((w) => w.kind);
@@ -41,7 +41,7 @@ describe("plan events (plan_changed, plan_assigned, agreement_created)", () => {
     expect(d.writes).toEqual([
       { kind: "setPlan", plan: "pro", planChangedAtMs: T },
       expect.objectContaining({ kind: "grant", key: proKey, plan: "pro", period: "2026-10", units: 490 }),
-      { kind: "setAgreement", agreementId: "agreement_1" },
+      { kind: "setAgreement", agreementId: "agreement_1", changedAtMs: T },
       { kind: "dropCachedLimit" },
     ]);
   });
@@ -106,7 +106,7 @@ describe("customer.payment_succeeded", () => {
     expect(d.writes).toContainEqual(expect.objectContaining({ kind: "grant", key: proKey }));
   });
   test("a repeated payment finds the row and writes nothing a person would see", () => {
-    const d = decide(facts("customer.payment_succeeded", { plan: { key: "pro" } }, { grants: [proGrant], billingStatus: { accountId: account.id, status: "ok", changedAtMs: T, inboxEventId: null } }));
+    const d = decide(facts("customer.payment_succeeded", { plan: { key: "pro" } }, { grants: [proGrant], clocks: { accountId: account.id, billingChangedAtMs: T, agreementChangedAtMs: null } }));
     expect(d).toEqual({ outcome: "ignored", result: "ignored: the Pro allowance for 2026-10 is already granted", writes: [] });
   });
   test("without a plan key it pays for the account's plan; the free plan grants nothing more", () => {
@@ -115,7 +115,7 @@ describe("customer.payment_succeeded", () => {
   });
   test("sets the billing status back to ok when it is newer than the failure", () => {
     const failing = { ...account, plan: "pro", billingStatus: "payment_failed" };
-    const d = decide(facts("customer.payment_succeeded", {}, { account: failing, grants: [proGrant], billingStatus: { accountId: account.id, status: "payment_failed", changedAtMs: T - 1, inboxEventId: null } }));
+    const d = decide(facts("customer.payment_succeeded", {}, { account: failing, grants: [proGrant], clocks: { accountId: account.id, billingChangedAtMs: T - 1, agreementChangedAtMs: null } }));
     expect(d.result).toBe("billing status back to ok");
     expect(d.writes).toEqual([{ kind: "setBillingStatus", status: "ok", changedAtMs: T }]);
   });
@@ -129,7 +129,7 @@ describe("customer.payment_failed and customer.invoice_overdue", () => {
     expect(decide(facts(type, {}))).toEqual({ outcome: "applied", result: `billing status set to ${status}`, writes: [{ kind: "setBillingStatus", status, changedAtMs: T }] });
   });
   test("an older one than the stored billing event is ignored", () => {
-    expect(decide(facts("customer.payment_failed", {}, { billingStatus: { accountId: account.id, status: "ok", changedAtMs: T + 5, inboxEventId: null } })).result).toBe(
+    expect(decide(facts("customer.payment_failed", {}, { clocks: { accountId: account.id, billingChangedAtMs: T + 5, agreementChangedAtMs: null } })).result).toBe(
       "ignored: a newer billing event is already stored",
     );
   });
@@ -176,5 +176,21 @@ describe("fields and the allowance", () => {
     expect(topUpUnits("gold")).toBeNull();
     expect(balanceOf([])).toBe(10);
     expect(balanceOf([proGrant])).toBe(500);
+  });
+});
+
+describe("the agreement's own clock", () => {
+  test("an older plan event still records its agreement when no newer one was recorded", () => {
+    const newer = { ...account, plan: "pro", planChangedAtMs: T + 1 };
+    const d = decide(facts("customer.plan_changed", { plan: { key: "pro" }, agreement_id: "agreement_old" }, { account: newer, grants: [proGrant] }));
+    expect(d).toEqual({
+      outcome: "applied",
+      result: "plan not changed (a newer plan change is already stored), agreement agreement_old recorded",
+      writes: [{ kind: "setAgreement", agreementId: "agreement_old", changedAtMs: T }],
+    });
+  });
+  test("a newer agreement is not overwritten by an older one", () => {
+    const d = decide(facts("customer.plan_changed", { plan: { key: "pro" }, agreement_id: "agreement_old" }, { grants: [proGrant], clocks: { accountId: account.id, billingChangedAtMs: null, agreementChangedAtMs: T + 1 } }));
+    expect(d.writes.map((w) => w.kind)).toEqual(["setPlan", "dropCachedLimit"]);
   });
 });

@@ -1,5 +1,5 @@
 /** The inbox's events, receipts and allowance ledger over Convex (convex/tables/inbox.ts). */
-import type { AllowanceGrant, AllowanceRepo, BillingStatusMark, InboxEvent, InboxReceipt, InboxRepo } from "../../../lib/inbox/repo";
+import type { AccountClocks, AllowanceGrant, AllowanceRepo, InboxEvent, InboxReceipt, InboxRepo } from "../../../lib/inbox/repo";
 import { strip, type Db } from "./db";
 
 export function inboxRepo(db: Db): InboxRepo {
@@ -103,9 +103,9 @@ export function inboxRepo(db: Db): InboxRepo {
 }
 
 export function allowanceRepo(db: Db): AllowanceRepo {
-  const statusDoc = (accountId: string) =>
+  const clocksDoc = (accountId: string) =>
     db
-      .query("inboxBillingStatus")
+      .query("inboxAccountClocks")
       .withIndex("by_account", (q) => q.eq("accountId", accountId))
       .unique();
   return {
@@ -126,14 +126,14 @@ export function allowanceRepo(db: Db): AllowanceRepo {
         .take(limit);
       return docs.map((d) => strip(d) as AllowanceGrant);
     },
-    async getBillingStatus(accountId) {
-      const d = await statusDoc(accountId);
-      return d ? (strip(d) as BillingStatusMark) : null;
+    async getClocks(accountId) {
+      const d = await clocksDoc(accountId);
+      return d ? (strip(d) as AccountClocks) : null;
     },
-    async putBillingStatus(mark) {
-      const d = await statusDoc(mark.accountId);
-      if (d) await db.patch(d._id, mark);
-      else await db.insert("inboxBillingStatus", mark);
+    async putClocks(clocks) {
+      const d = await clocksDoc(clocks.accountId);
+      if (d) await db.patch(d._id, clocks);
+      else await db.insert("inboxAccountClocks", clocks);
     },
   };
 }

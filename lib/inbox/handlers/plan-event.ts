@@ -1,8 +1,9 @@
 /**
  * The three events that put a customer on a plan (plan_changed, plan_assigned,
  * agreement_created) share one rule set:
- * - the plan (and the agreement that meter writes go to) is set only if the
- *   event is newer than the plan change already stored — the time guard;
+ * - the plan is set only if the event is newer than the plan change already
+ *   stored — the time guard; the agreement that meter writes go to, likewise
+ *   against the agreement's own time;
  * - the plan's allowance for the event's period is granted as a keyed row,
  *   whether or not the guard let the plan through, because the customer was on
  *   that plan at that time (so the result does not depend on arrival order);
@@ -36,11 +37,14 @@ export function handlePlanEvent(facts: HandlerFacts): Decision {
   } else if (grant.kind === "already" && guardPasses) {
     parts.push(`${grant.label} already granted`);
   }
-  if (guardPasses) {
-    const agreementId = event.fields.agreementId;
-    if (agreementId !== null && agreementId !== account.agreementId) writes.push({ kind: "setAgreement", agreementId });
-    writes.push({ kind: "dropCachedLimit" });
+  // The agreement has its own clock: a plan event without one must not hide an older event's.
+  const agreementId = event.fields.agreementId;
+  const agreementAtMs = facts.clocks?.agreementChangedAtMs ?? null;
+  if (agreementId !== null && (agreementAtMs === null || event.occurredAtMs > agreementAtMs)) {
+    writes.push({ kind: "setAgreement", agreementId, changedAtMs: event.occurredAtMs });
+    if (!guardPasses) parts.push(`agreement ${agreementId} recorded`);
   }
+  if (guardPasses) writes.push({ kind: "dropCachedLimit" });
   if (!guardPasses) {
     if (writes.length === 0) return ignored(NEWER_PLAN_STORED);
     return { outcome: "applied", result: `plan not changed (${NEWER_PLAN_STORED}), ${parts.join(", ")}`, writes };

@@ -8,7 +8,7 @@
 import type { Account } from "../../accounts/repo";
 import type { Cycle } from "../../usage/cycle";
 import type { EventFields } from "../fields";
-import type { AllowanceGrant, BillingStatusMark } from "../repo";
+import type { AccountClocks, AllowanceGrant } from "../repo";
 
 export interface HandlerFacts {
   event: { id: string; type: string; occurredAtMs: number; fields: EventFields };
@@ -17,12 +17,13 @@ export interface HandlerFacts {
   period: Cycle;
   /** The grants already written for that period. */
   grants: readonly AllowanceGrant[];
-  billingStatus: BillingStatusMark | null;
+  /** When the billing status and the agreement id were last set by an event (their time guards). */
+  clocks: AccountClocks | null;
 }
 
 export type Write =
   | { kind: "setPlan"; plan: string; planChangedAtMs: number }
-  | { kind: "setAgreement"; agreementId: string }
+  | { kind: "setAgreement"; agreementId: string; changedAtMs: number }
   | { kind: "grant"; key: string; plan: string; period: string; units: number; reason: string }
   | { kind: "setBillingStatus"; status: string; changedAtMs: number }
   /** The gate's cached limit of this account, so the next admission reads the new plan. */

@@ -1,4 +1,4 @@
-/** The inbox (Part C): stored webhook events, one receipt per delivery, the keyed allowance ledger, the billing-status guard. */
+/** The inbox (Part C): stored webhook events, one receipt per delivery, the keyed allowance ledger, the time guards of billing status and agreement. */
 export const sql = `
 CREATE TABLE inbox_events (
   id TEXT PRIMARY KEY,
@@ -51,10 +51,9 @@ CREATE TABLE inbox_allowance (
 ) STRICT;
 CREATE INDEX inbox_allowance_by_period ON inbox_allowance (account_id, period, granted_at_ms);
 
-CREATE TABLE inbox_billing_status (
+CREATE TABLE inbox_account_clocks (
   account_id TEXT PRIMARY KEY,
-  status TEXT NOT NULL,
-  changed_at_ms INTEGER NOT NULL,
-  inbox_event_id TEXT
+  billing_changed_at_ms INTEGER,
+  agreement_changed_at_ms INTEGER
 ) STRICT;
 `;

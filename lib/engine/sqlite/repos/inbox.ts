@@ -1,6 +1,6 @@
 /** The inbox's events and receipts, and its allowance ledger, over SQLite (migration 0007). */
 import type Database from "better-sqlite3";
-import type { AllowanceGrant, AllowanceRepo, BillingStatusMark, InboxEvent, InboxEventPatch, InboxReceipt, InboxRepo } from "../../../inbox/repo";
+import type { AccountClocks, AllowanceGrant, AllowanceRepo, InboxEvent, InboxEventPatch, InboxReceipt, InboxRepo } from "../../../inbox/repo";
 import { lazyStatement } from "./lazy";
 
 interface EventRow {
@@ -191,11 +191,11 @@ export function allowanceRepo(db: Database.Database): AllowanceRepo {
     ),
   );
   const forPeriod = lazyStatement(() => db.prepare("SELECT * FROM inbox_allowance WHERE account_id = ? AND period = ? ORDER BY granted_at_ms LIMIT ?"));
-  const status = lazyStatement(() => db.prepare("SELECT * FROM inbox_billing_status WHERE account_id = ?"));
-  const putStatus = lazyStatement(() =>
+  const clocks = lazyStatement(() => db.prepare("SELECT * FROM inbox_account_clocks WHERE account_id = ?"));
+  const putClocks = lazyStatement(() =>
     db.prepare(
-      `INSERT INTO inbox_billing_status (account_id, status, changed_at_ms, inbox_event_id) VALUES (@accountId, @status, @changedAtMs, @inboxEventId)
-       ON CONFLICT (account_id) DO UPDATE SET status = excluded.status, changed_at_ms = excluded.changed_at_ms, inbox_event_id = excluded.inbox_event_id`,
+      `INSERT INTO inbox_account_clocks (account_id, billing_changed_at_ms, agreement_changed_at_ms) VALUES (@accountId, @billingChangedAtMs, @agreementChangedAtMs)
+       ON CONFLICT (account_id) DO UPDATE SET billing_changed_at_ms = excluded.billing_changed_at_ms, agreement_changed_at_ms = excluded.agreement_changed_at_ms`,
     ),
   );
   return {
@@ -209,12 +209,12 @@ export function allowanceRepo(db: Database.Database): AllowanceRepo {
     async listGrants(accountId, period, limit) {
       return (forPeriod().all(accountId, period, limit) as GrantRow[]).map(toGrant);
     },
-    async getBillingStatus(accountId) {
-      const row = status().get(accountId) as { account_id: string; status: string; changed_at_ms: number; inbox_event_id: string | null } | undefined;
-      return row ? ({ accountId: row.account_id, status: row.status, changedAtMs: row.changed_at_ms, inboxEventId: row.inbox_event_id } satisfies BillingStatusMark) : null;
+    async getClocks(accountId) {
+      const row = clocks().get(accountId) as { account_id: string; billing_changed_at_ms: number | null; agreement_changed_at_ms: number | null } | undefined;
+      return row ? ({ accountId: row.account_id, billingChangedAtMs: row.billing_changed_at_ms, agreementChangedAtMs: row.agreement_changed_at_ms } satisfies AccountClocks) : null;
     },
-    async putBillingStatus(mark) {
-      putStatus().run(mark);
+    async putClocks(value) {
+      putClocks().run(value);
     },
   };
 }
