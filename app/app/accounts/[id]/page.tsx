@@ -1,4 +1,5 @@
 import { notFound } from "next/navigation";
+import { BillingEventsSection } from "@/components/account/billing-events-section";
 import { PageHeader } from "@/components/page-header";
 import * as accounts from "@/lib/accounts/scripts";
 import { getRuntime } from "@/lib/runtime";
@@ -32,7 +33,10 @@ export default async function AccountPage({ params }: { params: Promise<{ id: st
           </div>
         ))}
       </dl>
-      <div className="mt-8 space-y-8">{/* part sections go here, one line each */}</div>
+      <div className="mt-8 space-y-8">
+        {/* part sections go here, one line each */}
+        <BillingEventsSection accountId={account.id} />
+      </div>
     </>
   );
 }
