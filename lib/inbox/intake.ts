@@ -7,6 +7,7 @@
 import type { JWTVerifyGetKey } from "jose";
 import { AppError } from "../errors";
 import type { Engine } from "../engine/types";
+import type { Runtime } from "../runtime";
 import { readText } from "../http/api";
 import { readFields } from "./fields";
 import * as inbox from "./scripts";
@@ -31,6 +32,18 @@ export interface IntakeResult {
   inboxEventId: string;
   stored: boolean;
   seenCount: number;
+}
+
+/** The server's intake dependencies: its engine, the provider's key set, the configured replay window. */
+export function runtimeIntakeDeps(runtime: Runtime, operator: boolean, what = "webhook"): IntakeDeps {
+  return {
+    run: runtime.engine.run.bind(runtime.engine),
+    keys: runtime.provider.webhookKeys(),
+    nowMs: Date.now(),
+    maxAgeMs: runtime.config.inbox.webhookMaxAgeMs,
+    log: (message) => console.warn(`[tollbooth] ${what}: ${message}`),
+    operator,
+  };
 }
 
 /** Reads and verifies a webhook request; the 4xx refusals, in the order they are checked. */

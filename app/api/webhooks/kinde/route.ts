@@ -1,6 +1,6 @@
 import { after } from "next/server";
 import { isOperatorRequest, json, route } from "@/lib/http/api";
-import { intake } from "@/lib/inbox/intake";
+import { intake, runtimeIntakeDeps } from "@/lib/inbox/intake";
 import { kickInboxWorker } from "@/lib/inbox/kick";
 import { getRuntime } from "@/lib/runtime";
 
@@ -11,15 +11,7 @@ export const dynamic = "force-dynamic";
  * 200 means "stored", and the worker applies it after the answer.
  */
 export const POST = route(async (request) => {
-  const runtime = getRuntime();
-  const result = await intake(request, {
-    run: runtime.engine.run.bind(runtime.engine),
-    keys: runtime.provider.webhookKeys(),
-    nowMs: Date.now(),
-    maxAgeMs: runtime.config.inbox.webhookMaxAgeMs,
-    log: (message) => console.warn(`[tollbooth] ${message}`),
-    operator: isOperatorRequest(request),
-  });
+  const result = await intake(request, runtimeIntakeDeps(getRuntime(), isOperatorRequest(request)));
   runAfterAnswer(kickInboxWorker);
   return json({ received: true, stored: result.stored, inboxEventId: result.inboxEventId, seenCount: result.seenCount }, 200);
 });

@@ -1,7 +1,7 @@
 /** The inbox's events and receipts, and its allowance ledger, over SQLite (migration 0007). */
 import type Database from "better-sqlite3";
 import type { AccountClocks, AllowanceGrant, AllowanceRepo, InboxEvent, InboxEventPatch, InboxReceipt, InboxRepo } from "../../../inbox/repo";
-import { lazyStatement } from "./lazy";
+import { lazyStatement, patcher } from "./lazy";
 
 interface EventRow {
   id: string;
@@ -99,7 +99,7 @@ export function inboxRepo(db: Database.Database): InboxRepo {
     ),
   );
   const receipts = lazyStatement(() => db.prepare("SELECT * FROM inbox_receipts WHERE inbox_event_id = ? ORDER BY received_at_ms LIMIT ?"));
-  const patchStatements = new Map<string, Database.Statement>();
+  const patchEvent = patcher<InboxEventPatch>(db, "inbox_events", eventColumns);
 
   return {
     async getEvent(id) {
@@ -115,15 +115,7 @@ export function inboxRepo(db: Database.Database): InboxRepo {
       insert().run(event);
     },
     async patchEvent(id, patch) {
-      const keys = (Object.keys(patch) as (keyof InboxEventPatch)[]).filter((k) => patch[k] !== undefined).sort();
-      if (keys.length === 0) return;
-      const cacheKey = keys.join(",");
-      let statement = patchStatements.get(cacheKey);
-      if (!statement) {
-        statement = db.prepare(`UPDATE inbox_events SET ${keys.map((k) => `${eventColumns[k]} = @${k}`).join(", ")} WHERE id = @id`);
-        patchStatements.set(cacheKey, statement);
-      }
-      statement.run({ ...Object.fromEntries(keys.map((k) => [k, patch[k]])), id });
+      patchEvent(id, patch);
     },
     async listByStatus(status, limit) {
       return many(byStatus().all(status, limit));

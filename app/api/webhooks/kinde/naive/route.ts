@@ -1,4 +1,5 @@
 import { json, requireOperator, route } from "@/lib/http/api";
+import { runtimeIntakeDeps } from "@/lib/inbox/intake";
 import { naiveIntake } from "@/lib/inbox/naive";
 import { getRuntime } from "@/lib/runtime";
 
@@ -11,14 +12,5 @@ export const dynamic = "force-dynamic";
  */
 export const POST = route(async (request) => {
   requireOperator(request);
-  const runtime = getRuntime();
-  const result = await naiveIntake(request, {
-    run: runtime.engine.run.bind(runtime.engine),
-    keys: runtime.provider.webhookKeys(),
-    nowMs: Date.now(),
-    maxAgeMs: runtime.config.inbox.webhookMaxAgeMs,
-    log: (message) => console.warn(`[tollbooth] naive handler: ${message}`),
-    operator: true,
-  });
-  return json(result);
+  return json(await naiveIntake(request, runtimeIntakeDeps(getRuntime(), true, "naive handler")));
 });
