@@ -11,6 +11,7 @@ export const sections = [
   { href: "/app/reconciliation", label: "Reconciliation" },
   { href: "/app/engine-room", label: "Engine Room" },
   { href: "/app/inbox", label: "Inbox" },
+  { href: "/app/provider", label: "Provider" },
 ] as const;
 
 export function Nav() {

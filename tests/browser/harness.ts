@@ -70,6 +70,7 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
       fs.rmSync(path.resolve(`.next-test-${port}`), { recursive: true, force: true });
+      fs.rmSync(path.resolve(`.next-test-${port}.tsconfig.json`), { force: true });
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

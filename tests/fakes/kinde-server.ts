@@ -73,6 +73,12 @@ export interface FakeKindeOptions {
   tokenLifetimeSeconds?: number;
   /** Where the meter read answers; null: no read endpoint (as in the published spec). */
   meterReadPath?: string | null;
+  /**
+   * Serve a control API under /__fake/ (for `npm run dev:kinde-fake`): GET /__fake/state, POST /__fake/throttle
+   * {requests, resetSeconds}, /__fake/hang {requests}, /__fake/stop-hanging, /__fake/expire-tokens, /__fake/advance {ms},
+   * /__fake/webhooks {url, events, copies, shuffle}. Off by default.
+   */
+  control?: boolean;
   /** Where the key set is served (default both documented paths). */
   jwksPaths?: readonly string[];
   port?: number;
@@ -336,6 +342,7 @@ export class FakeKinde {
     const method = req.method ?? "GET";
     if (method === "GET" && (this.options.jwksPaths ?? ["/.well-known/jwks", "/.well-known/jwks.json"]).includes(path)) return { keys: [this.key!.publicJwk] };
     if (method === "POST" && path === "/oauth2/token") return this.token(req, body);
+    if (this.options.control && path.startsWith("/__fake/")) return this.control(method, path, body);
     if (path.startsWith("/api/")) {
       if (this.throttleLeft > 0) {
         this.throttleLeft -= 1;
@@ -347,6 +354,59 @@ export class FakeKinde {
       if (method === "GET" && this.meterReadPath !== null && path === this.meterReadPath) return this.meterRead(req, url);
     }
     throw new HttpError(404, { errors: { code: "ROUTE_NOT_FOUND", message: `The requested API route does not exist: ${method} ${path}` } });
+  }
+
+  /** The levers, over HTTP, for a person watching the app talk to the fake. */
+  private async control(method: string, path: string, body: string): Promise<unknown> {
+    const input = (body ? JSON.parse(body) : {}) as Record<string, unknown>;
+    const num = (v: unknown, fallback: number) => (typeof v === "number" && Number.isFinite(v) ? v : fallback);
+    if (method === "GET" && path === "/__fake/state") {
+      return {
+        now: new Date(this.now()).toISOString(),
+        tokensIssued: this.tokenRequests(),
+        customers: [...this.customers.values()].map((c) => ({
+          id: c.id,
+          agreements: c.agreements.map((a) => ({
+            id: a.id,
+            plan_code: a.plan_code,
+            current_period_start: new Date(cycleStartAt(a.anchorMs, this.now())).toISOString(),
+            meter: Object.fromEntries(a.featureCodes.map((f) => [f, this.meterTotal(a.id, f)])),
+          })),
+          entitlements: c.entitlements.map((e) => ({ feature_code: e.feature_code, entitlement_limit_max: e.entitlement_limit_max })),
+        })),
+        requests: this.requests.slice(-20),
+      };
+    }
+    if (method !== "POST") throw apiError(405, "METHOD_NOT_ALLOWED", "Use POST.");
+    switch (path) {
+      case "/__fake/throttle":
+        this.throttle(num(input.requests, 1), num(input.resetSeconds, 30));
+        return { ok: true };
+      case "/__fake/hang":
+        this.hang(num(input.requests, Infinity));
+        return { ok: true };
+      case "/__fake/stop-hanging":
+        this.stopHanging();
+        return { ok: true };
+      case "/__fake/expire-tokens":
+        this.expireTokens();
+        return { ok: true };
+      case "/__fake/advance":
+        this.advance(num(input.ms, 0));
+        return { now: new Date(this.now()).toISOString() };
+      case "/__fake/webhooks": {
+        if (typeof input.url !== "string" || !Array.isArray(input.events)) throw apiError(400, "BAD_REQUEST", "Send {url, events: [{type, data}], copies?, shuffle?}.");
+        // Retries on a schedule scaled to a thousandth (5 s → 5 ms), at most `maxAttempts` (default 4) per delivery.
+        const log = await this.deliverWebhooks(input.url, input.events as WebhookEventInput[], {
+          copies: num(input.copies, 1),
+          shuffle: input.shuffle === true,
+          scheduleScale: 0.001,
+          maxAttempts: num(input.maxAttempts, 4),
+        });
+        return { deliveries: log };
+      }
+    }
+    throw apiError(404, "NOT_FOUND", `No control ${path}.`);
   }
 
   private async token(req: http.IncomingMessage, body: string): Promise<unknown> {

@@ -22,7 +22,8 @@ export function kindeSettingsFor(fake: FakeKinde, overrides: Partial<KindeSettin
 
 export async function kindeUnderTest(options: { fake?: FakeKindeOptions; timeoutMs?: number } = {}): Promise<ProviderUnderTest & { fake: FakeKinde; kinde: KindeProvider }> {
   const fake = await startFakeKinde(options.fake);
-  const kinde = new KindeProvider({ settings: kindeSettingsFor(fake), timeoutMs: options.timeoutMs ?? 300, nowMs: fake.now });
+  // Short enough that the "stops answering" scenarios stay quick, long enough for a busy machine.
+  const kinde = new KindeProvider({ settings: kindeSettingsFor(fake), timeoutMs: options.timeoutMs ?? 2_000, nowMs: fake.now });
   let accounts = 0;
   return {
     provider: kinde,
