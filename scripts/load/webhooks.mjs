@@ -6,8 +6,8 @@
 // latency p50/p95/p99; then waits for the worker and prints how the stored events ended.
 //
 // Signing: the server trusts the stand-in's key (the default provider). This script reads that key from
-// the server's data folder ($TOLLBOOTH_DATA_DIR, default .tollbooth; read-only). The stand-in makes its key
-// the first time it signs a webhook: run the Engine Room once if the folder has none yet.
+// the server's data folder ($TOLLBOOTH_DATA_DIR, default .tollbooth; read-only), after asking the server for
+// its public key set (which makes the key if there is none yet).
 // Reading results needs the operator token: --token, TOLLBOOTH_TOKEN, or <data dir>/operator-token.
 // With --customer the events are plan changes and payments for that Kinde customer; otherwise they are
 // meter_usage_updated events for an unknown customer (stored, then ignored with a reason).
@@ -73,9 +73,11 @@ export async function run(argv) {
     console.error("Usage: node scripts/load.mjs --webhooks 1000 --concurrency 50 --url http://localhost:3000 [--copies 1..10] [--customer customer_…] [--token KEY] [--json]");
     return 2;
   }
+  // The stand-in makes its signing key on first use; asking for its public key set is enough.
+  await fetch(`${url}/api/standin/.well-known/jwks`).catch(() => null);
   const key = standinKey();
   if (!key) {
-    console.error(`No stand-in signing key in ${path.join(dataDir(), "tollbooth.db")}. Start the server with this TOLLBOOTH_DATA_DIR and run the Engine Room once (it makes the key), or set TOLLBOOTH_DATA_DIR to the server's folder.`);
+    console.error(`No stand-in signing key in ${path.join(dataDir(), "tollbooth.db")}: set TOLLBOOTH_DATA_DIR to the folder of the server at ${url} (its provider must be the stand-in).`);
     return 2;
   }
   const privateKey = await importJWK(JSON.parse(key.private_jwk), "RS256");
