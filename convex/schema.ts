@@ -11,6 +11,7 @@ import { apiKeysTables } from "./tables/apiKeys";
 import { gateTables } from "./tables/gate";
 import { linksTables } from "./tables/links";
 import { meterTables } from "./tables/meter";
+import { inboxTables } from "./tables/inbox";
 import { standinTables } from "./tables/standin";
 
 export default defineSchema({
@@ -20,5 +21,6 @@ export default defineSchema({
   ...gateTables,
   ...linksTables,
   ...meterTables,
+  ...inboxTables,
   ...standinTables,
 });

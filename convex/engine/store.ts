@@ -10,6 +10,7 @@ import { apiKeysRepo } from "./repos/apiKeys";
 import { gateRepo } from "./repos/gate";
 import { linksRepo } from "./repos/links";
 import { meterRepo } from "./repos/meter";
+import { allowanceRepo, inboxRepo } from "./repos/inbox";
 import { standinRepo } from "./repos/standin";
 import type { Db } from "./repos/db";
 
@@ -21,6 +22,8 @@ export function createConvexStore(db: Db): Store {
     gate: gateRepo(db),
     links: linksRepo(db),
     meter: meterRepo(db),
+    inbox: inboxRepo(db),
+    allowance: allowanceRepo(db),
     standin: standinRepo(db),
   };
 }

@@ -12,6 +12,7 @@ import { apiKeysRepo } from "./repos/apiKeys";
 import { gateRepo } from "./repos/gate";
 import { linksRepo } from "./repos/links";
 import { meterRepo } from "./repos/meter";
+import { allowanceRepo, inboxRepo } from "./repos/inbox";
 import { standinRepo } from "./repos/standin";
 
 export function createSqliteStore(db: Database.Database): Store {
@@ -22,6 +23,8 @@ export function createSqliteStore(db: Database.Database): Store {
     gate: gateRepo(db),
     links: linksRepo(db),
     meter: meterRepo(db),
+    inbox: inboxRepo(db),
+    allowance: allowanceRepo(db),
     standin: standinRepo(db),
   };
 }
