@@ -9,6 +9,9 @@ import { accountsTables } from "./tables/accounts";
 import { usageTables } from "./tables/usage";
 import { apiKeysTables } from "./tables/apiKeys";
 import { gateTables } from "./tables/gate";
+import { linksTables } from "./tables/links";
+import { meterTables } from "./tables/meter";
+import { inboxTables } from "./tables/inbox";
 import { standinTables } from "./tables/standin";
 
 export default defineSchema({
@@ -16,5 +19,8 @@ export default defineSchema({
   ...usageTables,
   ...apiKeysTables,
   ...gateTables,
+  ...linksTables,
+  ...meterTables,
+  ...inboxTables,
   ...standinTables,
 });

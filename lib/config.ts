@@ -5,6 +5,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { providerEnvProblems, providerEnvShape, toProviderSettings, type KindeSettings } from "./provider/settings";
+import { inboxEnvShape, toInboxSettings, type InboxSettings } from "./inbox/settings";
 
 const emptyToUndefined = (value: unknown) => (value === "" ? undefined : value);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -19,6 +20,8 @@ const schema = z
     TOLLBOOTH_OPERATOR_TOKEN: optionalString,
     // The provider's variables (TOLLBOOTH_PROVIDER, KINDE_*), shared with Convex's runtime.
     ...providerEnvShape,
+    // The inbox's variables (replay window, alert webhook).
+    ...inboxEnvShape,
   })
   .superRefine((env, ctx) => {
     const engine = env.TOLLBOOTH_ENGINE ?? (env.CONVEX_URL ? "convex" : "sqlite");
@@ -27,7 +30,7 @@ const schema = z
       if (!env.TOLLBOOTH_SERVER_KEY || env.TOLLBOOTH_SERVER_KEY.length < 32)
         ctx.addIssue({ code: "custom", path: ["TOLLBOOTH_SERVER_KEY"], message: "expected a secret of at least 32 characters, set to the same value on the Convex deployment (npx convex env set TOLLBOOTH_SERVER_KEY …)" });
     }
-    for (const problem of providerEnvProblems(env)) ctx.addIssue({ code: "custom", path: [problem.path], message: `expected a value: ${problem.message}` });
+    for (const problem of providerEnvProblems(env)) ctx.addIssue({ code: "custom", path: [problem.path], message: problem.message });
   });
 
 export interface Config {
@@ -41,6 +44,7 @@ export interface Config {
   schedulerEnabled: boolean;
   operatorTokenOverride: string | null;
   kinde: KindeSettings | null;
+  inbox: InboxSettings;
 }
 
 export class ConfigError extends Error {
@@ -68,5 +72,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     schedulerEnabled: e.TOLLBOOTH_SCHEDULER === "on",
     operatorTokenOverride: e.TOLLBOOTH_OPERATOR_TOKEN ?? null,
     kinde: provider.kinde,
+    inbox: toInboxSettings(e),
   };
 }

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { DeadEventsBanner } from "@/components/inbox/dead-banner";
 import { Nav } from "@/components/nav";
 import { requireOperatorSession } from "@/lib/http/session";
 import { getRuntime } from "@/lib/runtime";
@@ -30,7 +31,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </button>
         </form>
       </aside>
-      <main className="flex-1 p-8">{children}</main>
+      <main className="flex-1 p-8">
+        <DeadEventsBanner />
+        {children}
+      </main>
     </div>
   );
 }

@@ -8,6 +8,9 @@ import { accountsRepo } from "./repos/accounts";
 import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
 import { gateRepo } from "./repos/gate";
+import { linksRepo } from "./repos/links";
+import { meterRepo } from "./repos/meter";
+import { allowanceRepo, inboxRepo } from "./repos/inbox";
 import { standinRepo } from "./repos/standin";
 import type { Db } from "./repos/db";
 
@@ -17,6 +20,10 @@ export function createConvexStore(db: Db): Store {
     usage: usageRepo(db),
     apiKeys: apiKeysRepo(db),
     gate: gateRepo(db),
+    links: linksRepo(db),
+    meter: meterRepo(db),
+    inbox: inboxRepo(db),
+    allowance: allowanceRepo(db),
     standin: standinRepo(db),
   };
 }

@@ -9,6 +9,9 @@
 import type { AccountsRepo } from "../accounts/repo";
 import type { GateRepo } from "../gate/repo";
 import type { ApiKeysRepo } from "../keys/repo";
+import type { LinksRepo } from "../links/repo";
+import type { MeterRepo } from "../meter/repo";
+import type { AllowanceRepo, InboxRepo } from "../inbox/repo";
 import type { StandinRepo } from "../standin/repo";
 import type { UsageRepo } from "../usage/repo";
 
@@ -17,6 +20,10 @@ export interface Store {
   usage: UsageRepo;
   apiKeys: ApiKeysRepo;
   gate: GateRepo;
+  links: LinksRepo;
+  meter: MeterRepo;
+  inbox: InboxRepo;
+  allowance: AllowanceRepo;
   standin: StandinRepo;
 }
 
@@ -32,4 +39,4 @@ export interface Tx {
 }
 
 /** Every id prefix the product hands out, in one table (see lib/ids.ts). */
-export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run" | "agreement" | "mrec" | "event" | "msg";
+export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run" | "evd" | "rcp" | "lease" | "agreement" | "mrec" | "event" | "msg";

@@ -41,7 +41,7 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
   child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`next dev exited early:\n${output}`);
     try {
@@ -50,7 +50,7 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`next dev did not answer within 60 s:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`next dev did not answer within 180 s:\n${output}`);
     await new Promise((r) => setTimeout(r, 250));
   }
   return {
@@ -62,13 +62,18 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
       fs.rmSync(path.resolve(`.next-test-${port}`), { recursive: true, force: true });
+      fs.rmSync(path.resolve(`.next-test-${port}.tsconfig.json`), { force: true });
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
+/**
+ * Pages wait long for navigation: `next dev` compiles each page on its first
+ * visit, which takes tens of seconds on a loaded 2-core machine.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
@@ -81,6 +86,14 @@ export async function launchBrowser(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    page.setDefaultTimeout(90_000);
+    page.setDefaultNavigationTimeout(180_000);
+    return page;
+  };
+  return browser;
 }
 
 /** A dev server and a browser for the surrounding describe block, started once and stopped after its tests. */
@@ -90,7 +103,7 @@ export function useServerAndBrowser(env: Record<string, string> = {}): { server(
   beforeAll(async () => {
     server = await startDevServer(env);
     browser = await launchBrowser();
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();

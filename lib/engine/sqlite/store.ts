@@ -10,6 +10,9 @@ import { accountsRepo } from "./repos/accounts";
 import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
 import { gateRepo } from "./repos/gate";
+import { linksRepo } from "./repos/links";
+import { meterRepo } from "./repos/meter";
+import { allowanceRepo, inboxRepo } from "./repos/inbox";
 import { standinRepo } from "./repos/standin";
 
 export function createSqliteStore(db: Database.Database): Store {
@@ -18,6 +21,10 @@ export function createSqliteStore(db: Database.Database): Store {
     usage: usageRepo(db),
     apiKeys: apiKeysRepo(db),
     gate: gateRepo(db),
+    links: linksRepo(db),
+    meter: meterRepo(db),
+    inbox: inboxRepo(db),
+    allowance: allowanceRepo(db),
     standin: standinRepo(db),
   };
 }
