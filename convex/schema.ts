@@ -8,9 +8,13 @@ import { defineSchema } from "convex/server";
 import { accountsTables } from "./tables/accounts";
 import { usageTables } from "./tables/usage";
 import { apiKeysTables } from "./tables/apiKeys";
+import { auditTables } from "./tables/audit";
+import { peopleTables } from "./tables/people";
 
 export default defineSchema({
   ...accountsTables,
   ...usageTables,
   ...apiKeysTables,
+  ...peopleTables,
+  ...auditTables,
 });

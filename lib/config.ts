@@ -21,6 +21,12 @@ const schema = z
     KINDE_M2M_CLIENT_ID: optionalString,
     KINDE_M2M_CLIENT_SECRET: optionalString,
     KINDE_AUDIENCE: optionalString,
+    TOLLBOOTH_SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, "a secret of at least 32 characters").optional()),
+    TOLLBOOTH_OPERATOR_SIGNIN: z.preprocess(emptyToUndefined, z.enum(["local", "kinde"]).optional()),
+    KINDE_CLIENT_ID: optionalString,
+    KINDE_CLIENT_SECRET: optionalString,
+    KINDE_ISSUER_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
+    KINDE_SITE_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
   })
   .superRefine((env, ctx) => {
     const engine = env.TOLLBOOTH_ENGINE ?? (env.CONVEX_URL ? "convex" : "sqlite");
@@ -29,12 +35,20 @@ const schema = z
       if (!env.TOLLBOOTH_SERVER_KEY || env.TOLLBOOTH_SERVER_KEY.length < 32)
         ctx.addIssue({ code: "custom", path: ["TOLLBOOTH_SERVER_KEY"], message: "a secret of at least 32 characters, set to the same value on the Convex deployment (npx convex env set TOLLBOOTH_SERVER_KEY …)" });
     }
+    if (env.TOLLBOOTH_OPERATOR_SIGNIN === "kinde") {
+      if (env.TOLLBOOTH_PROVIDER !== "kinde") ctx.addIssue({ code: "custom", path: ["TOLLBOOTH_OPERATOR_SIGNIN"], message: "local unless TOLLBOOTH_PROVIDER=kinde" });
+      for (const name of KINDE_AUTH_VARS) {
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: `required when TOLLBOOTH_OPERATOR_SIGNIN=kinde (see README, "Operators signing in with Kinde")` });
+      }
+    }
     if (env.TOLLBOOTH_PROVIDER === "kinde") {
       for (const name of ["KINDE_DOMAIN", "KINDE_M2M_CLIENT_ID", "KINDE_M2M_CLIENT_SECRET"] as const) {
         if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: `required when TOLLBOOTH_PROVIDER=kinde (see README, "Connecting Kinde")` });
       }
     }
   });
+
+const KINDE_AUTH_VARS = ["KINDE_CLIENT_ID", "KINDE_CLIENT_SECRET", "KINDE_ISSUER_URL", "KINDE_SITE_URL"] as const;
 
 export interface Config {
   engine: "sqlite" | "convex";
@@ -45,6 +59,10 @@ export interface Config {
   schedulerEnabled: boolean;
   operatorTokenOverride: string | null;
   kinde: { domain: string; clientId: string; clientSecret: string; audience: string } | null;
+  /** Used instead of the data folder's session-secret file (several servers must share one). */
+  sessionSecretOverride: string | null;
+  /** How operators sign in: local passwords, or Kinde (TOLLBOOTH_PROVIDER=kinde and the Kinde auth variables). */
+  operatorSignIn: "local" | "kinde";
 }
 
 export class ConfigError extends Error {
@@ -70,6 +88,9 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(e.TOLLBOOTH_DATA_DIR),
     schedulerEnabled: e.TOLLBOOTH_SCHEDULER === "on",
     operatorTokenOverride: e.TOLLBOOTH_OPERATOR_TOKEN ?? null,
+    sessionSecretOverride: e.TOLLBOOTH_SESSION_SECRET ?? null,
+    operatorSignIn:
+      e.TOLLBOOTH_OPERATOR_SIGNIN ?? (e.TOLLBOOTH_PROVIDER === "kinde" && KINDE_AUTH_VARS.every((name) => e[name] !== undefined) ? "kinde" : "local"),
     kinde:
       e.TOLLBOOTH_PROVIDER === "kinde" && kindeDomain
         ? {

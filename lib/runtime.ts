@@ -32,7 +32,7 @@ export function getRuntime(): Runtime {
 function createRuntime(): Runtime {
   const config = readConfig();
   const engine = createEngine(config);
-  const operator = loadOperatorSecrets(config.dataDir, config.operatorTokenOverride);
+  const operator = loadOperatorSecrets(config.dataDir, config.operatorTokenOverride, config.sessionSecretOverride);
   return { config, engine, operator, scheduler: null, startedAtMs: Date.now() };
 }
 
@@ -65,7 +65,18 @@ export function startRuntime(): Runtime {
         "  Tollbooth made an operator token. It is shown this once; it is also stored,",
         `  readable only by you, in ${runtime.config.dataDir}/operator-token.`,
         `    ${runtime.operator.token}`,
-        "  Sign in to the dashboard with it at /signin.",
+        "  Scripts and the admin API send it as Authorization: Bearer <token>.",
+        "",
+      ].join("\n"),
+    );
+  }
+  if (runtime.operator.createdSetupToken) {
+    console.log(
+      [
+        "",
+        "  First run: make the first operator at /setup with this one-time setup token.",
+        `    ${runtime.operator.createdSetupToken}`,
+        `  It is also in ${runtime.operator.setupTokenFile} until it is used.`,
         "",
       ].join("\n"),
     );

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { AppError } from "./errors";
 
 /**
@@ -16,3 +16,16 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what 
     details: { fields: result.error.issues.slice(0, 20).map((i) => i.path.map(String).join(".") || what) },
   });
 }
+
+/** A typed id such as acct_… (lib/ids.ts): the prefix, "_", 20 base32 characters. */
+export function idOf(prefix: string, what: string) {
+  return z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{20}$`), `${what} (${prefix}_ followed by 20 characters)`);
+}
+
+/** An email address, trimmed and lower-cased; at most 254 characters. */
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(254, "an email address of at most 254 characters")
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "an email address such as ana@example.com")
+  .transform((email) => email.toLowerCase());

@@ -14,17 +14,23 @@ import type {
   FunctionReference,
 } from "convex/server";
 import type * as accounts from "../accounts.js";
+import type * as audit from "../audit.js";
 import type * as crons from "../crons.js";
 import type * as engine_repos_accounts from "../engine/repos/accounts.js";
 import type * as engine_repos_apiKeys from "../engine/repos/apiKeys.js";
+import type * as engine_repos_audit from "../engine/repos/audit.js";
 import type * as engine_repos_db from "../engine/repos/db.js";
+import type * as engine_repos_people from "../engine/repos/people.js";
 import type * as engine_repos_usage from "../engine/repos/usage.js";
 import type * as engine_store from "../engine/store.js";
 import type * as engine_wrap from "../engine/wrap.js";
 import type * as keys from "../keys.js";
+import type * as people from "../people.js";
 import type * as scheduled from "../scheduled.js";
 import type * as tables_accounts from "../tables/accounts.js";
 import type * as tables_apiKeys from "../tables/apiKeys.js";
+import type * as tables_audit from "../tables/audit.js";
+import type * as tables_people from "../tables/people.js";
 import type * as tables_usage from "../tables/usage.js";
 import type * as usage from "../usage.js";
 
@@ -38,17 +44,23 @@ import type * as usage from "../usage.js";
  */
 declare const fullApi: ApiFromModules<{
   accounts: typeof accounts;
+  audit: typeof audit;
   crons: typeof crons;
   "engine/repos/accounts": typeof engine_repos_accounts;
   "engine/repos/apiKeys": typeof engine_repos_apiKeys;
+  "engine/repos/audit": typeof engine_repos_audit;
   "engine/repos/db": typeof engine_repos_db;
+  "engine/repos/people": typeof engine_repos_people;
   "engine/repos/usage": typeof engine_repos_usage;
   "engine/store": typeof engine_store;
   "engine/wrap": typeof engine_wrap;
   keys: typeof keys;
+  people: typeof people;
   scheduled: typeof scheduled;
   "tables/accounts": typeof tables_accounts;
   "tables/apiKeys": typeof tables_apiKeys;
+  "tables/audit": typeof tables_audit;
+  "tables/people": typeof tables_people;
   "tables/usage": typeof tables_usage;
   usage: typeof usage;
 }>;

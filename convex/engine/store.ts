@@ -7,6 +7,8 @@ import type { Store } from "../../lib/store/port";
 import { accountsRepo } from "./repos/accounts";
 import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
+import { auditRepo } from "./repos/audit";
+import { peopleRepo } from "./repos/people";
 import type { Db } from "./repos/db";
 
 export function createConvexStore(db: Db): Store {
@@ -14,5 +16,7 @@ export function createConvexStore(db: Db): Store {
     accounts: accountsRepo(db),
     usage: usageRepo(db),
     apiKeys: apiKeysRepo(db),
+    people: peopleRepo(db),
+    audit: auditRepo(db),
   };
 }

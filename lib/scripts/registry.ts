@@ -4,11 +4,13 @@
  * same objects (tests/contract/registry.test.ts checks that none is missing).
  */
 import * as accounts from "../accounts/scripts";
+import * as audit from "../audit/scripts";
 import * as keys from "../keys/scripts";
+import * as people from "../people/scripts";
 import * as usage from "../usage/scripts";
 import type { Script } from "./define";
 
-const modules = { accounts, usage, keys } as const;
+const modules = { accounts, usage, keys, people, audit } as const;
 
 function collect(): Record<string, Script> {
   const out: Record<string, Script> = {};

@@ -7,13 +7,17 @@
  * only stores and fetches rows.
  */
 import type { AccountsRepo } from "../accounts/repo";
+import type { AuditRepo } from "../audit/repo";
 import type { ApiKeysRepo } from "../keys/repo";
+import type { PeopleRepo } from "../people/repo";
 import type { UsageRepo } from "../usage/repo";
 
 export interface Store {
   accounts: AccountsRepo;
   usage: UsageRepo;
   apiKeys: ApiKeysRepo;
+  people: PeopleRepo;
+  audit: AuditRepo;
 }
 
 /** What a transaction script receives besides its arguments. */
@@ -28,4 +32,4 @@ export interface Tx {
 }
 
 /** Every id prefix the product hands out, in one table (see lib/ids.ts). */
-export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run";
+export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run" | "usr" | "ses" | "inv" | "aud";

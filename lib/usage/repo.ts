@@ -45,4 +45,6 @@ export interface UsageRepo {
   readShards(accountId: string, feature: string, cycle: string): Promise<number[]>;
   getMark(accountId: string, feature: string, cycle: string): Promise<UsageMark | null>;
   insertMark(mark: UsageMark): Promise<void>;
+  /** Whether the account has any ledger row at all (one indexed probe); an anchor cannot move once it does. */
+  hasAnyEntry(accountId: string): Promise<boolean>;
 }

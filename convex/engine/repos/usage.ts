@@ -44,5 +44,12 @@ export function usageRepo(db: Db): UsageRepo {
     async insertMark(mark) {
       await db.insert("usageMarks", mark);
     },
+    async hasAnyEntry(accountId) {
+      const doc = await db
+        .query("usageLedger")
+        .withIndex("by_cycle", (q) => q.eq("accountId", accountId))
+        .first();
+      return doc !== null;
+    },
   };
 }

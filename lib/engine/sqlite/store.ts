@@ -9,11 +9,15 @@ import type { Store } from "../../store/port";
 import { accountsRepo } from "./repos/accounts";
 import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
+import { auditRepo } from "./repos/audit";
+import { peopleRepo } from "./repos/people";
 
 export function createSqliteStore(db: Database.Database): Store {
   return {
     accounts: accountsRepo(db),
     usage: usageRepo(db),
     apiKeys: apiKeysRepo(db),
+    people: peopleRepo(db),
+    audit: auditRepo(db),
   };
 }

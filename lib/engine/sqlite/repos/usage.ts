@@ -45,6 +45,7 @@ export function usageRepo(db: Database.Database): UsageRepo {
     db.prepare("SELECT units FROM usage_counters WHERE account_id = ? AND feature = ? AND cycle = ? LIMIT 64").pluck(),
   );
   const getMark = lazyStatement(() => db.prepare("SELECT * FROM usage_marks WHERE account_id = ? AND feature = ? AND cycle = ?"));
+  const anyEntry = lazyStatement(() => db.prepare("SELECT 1 FROM usage_ledger WHERE account_id = ? LIMIT 1").pluck());
   const insertMark = lazyStatement(() =>
     db.prepare("INSERT INTO usage_marks (account_id, feature, cycle, marked_at_ms) VALUES (@accountId, @feature, @cycle, @markedAtMs)"),
   );
@@ -71,6 +72,9 @@ export function usageRepo(db: Database.Database): UsageRepo {
     },
     async insertMark(mark) {
       insertMark().run(mark);
+    },
+    async hasAnyEntry(accountId) {
+      return anyEntry().get(accountId) !== undefined;
     },
   };
 }
