@@ -11,6 +11,8 @@ export const sections = [
   { href: "/app/reconciliation", label: "Reconciliation" },
   { href: "/app/engine-room", label: "Engine Room" },
   { href: "/app/inbox", label: "Inbox" },
+  { href: "/app/audit", label: "Audit log" },
+  { href: "/app/people", label: "Operators" },
 ] as const;
 
 export function Nav() {

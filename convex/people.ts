@@ -13,5 +13,5 @@ export const inviteByToken = wrapQuery(scripts.inviteByToken);
 export const acceptInvite = wrapMutation(scripts.acceptInvite);
 export const listOperators = wrapQuery(scripts.listOperators);
 export const listMembers = wrapQuery(scripts.listMembers);
-export const listInvites = wrapQuery(scripts.listInvites);
+export const listOpenInvites = wrapQuery(scripts.listOpenInvites);
 export const setDisabled = wrapMutation(scripts.setDisabled);

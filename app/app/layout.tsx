@@ -7,7 +7,7 @@ import { getRuntime } from "@/lib/runtime";
 export const dynamic = "force-dynamic";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  await requireOperatorSession();
+  const me = await requireOperatorSession();
   const { config } = getRuntime();
   return (
     <div className="flex min-h-screen">
@@ -24,7 +24,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             provider: <span className="font-mono">{config.provider}</span>
           </p>
         </div>
-        <form method="post" action="/api/session/signout" className="mt-4 px-3">
+        <p className="mt-4 px-3 text-xs text-stone-600" data-testid="signed-in-as">
+          {me.email}
+        </p>
+        <form method="post" action="/api/session/signout" className="mt-1 px-3">
           <button type="submit" className="text-xs text-stone-600 underline">
             Sign out
           </button>

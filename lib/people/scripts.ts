@@ -244,8 +244,11 @@ export const listMembers = query("people.listMembers", z.strictObject({ accountI
   (await tx.store.people.listUsersByAccount(args.accountId, LIST_PEOPLE_MAX)).map(summarize),
 );
 
-export const listInvites = query("people.listInvites", z.strictObject({ accountId: accountId.nullable() }), z.array(inviteSummary), async (tx, args) =>
-  (await tx.store.people.listInvitesByAccount(args.accountId, 100)).map(({ tokenHash: _hash, usedByUserId: _used, ...summary }) => summary),
+/** Invites that can still be accepted (unused, unexpired), newest first. */
+export const listOpenInvites = query("people.listOpenInvites", z.strictObject({ accountId: accountId.nullable() }), z.array(inviteSummary), async (tx, args) =>
+  (await tx.store.people.listInvitesByAccount(args.accountId, 100))
+    .filter((i) => i.usedAtMs === null && i.expiresAtMs > tx.nowMs)
+    .map(({ tokenHash: _hash, usedByUserId: _used, ...summary }) => summary),
 );
 
 /** Disabling someone ends every session of theirs at once (sessionByToken checks the person). Re-enabling is the same call with enabled: true. */

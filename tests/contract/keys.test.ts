@@ -51,4 +51,14 @@ describe.each(engines)("API keys on %s", (_name, make) => {
     expect(await engine.run(keys.authenticate, { hash: key.hash })).toBeNull();
     expect(await engine.run(keys.revoke, { accountId: a.id, keyId: created.id, actor })).toEqual(revoked);
   });
+
+  test("last-used is written at most once a minute: a second touch within the minute writes nothing", async () => {
+    const key = generateApiKey();
+    const { keyId } = await engine.run(accounts.open, { name: "Used", key: { hash: key.hash, prefix: key.prefix, last4: key.last4 } });
+    expect(await engine.run(keys.touch, { keyId })).toEqual({ written: true });
+    const first = (await engine.run(keys.authenticate, { hash: key.hash }))!.lastUsedAtMs;
+    expect(first).not.toBeNull();
+    expect(await engine.run(keys.touch, { keyId })).toEqual({ written: false });
+    expect((await engine.run(keys.authenticate, { hash: key.hash }))!.lastUsedAtMs).toBe(first);
+  });
 });

@@ -1,6 +1,8 @@
 import { Coming, PageHeader } from "@/components/page-header";
+import { requireOperatorSession } from "@/lib/http/session";
 
-export default function Page() {
+export default async function Page() {
+  await requireOperatorSession();
   return (
     <>
       <PageHeader title="Engine Room">The article’s nine deliveries of three events, run against the pipeline and against a handler that applies on arrival.</PageHeader>

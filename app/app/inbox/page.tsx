@@ -1,6 +1,8 @@
 import { Coming, PageHeader } from "@/components/page-header";
+import { requireOperatorSession } from "@/lib/http/session";
 
-export default function Page() {
+export default async function Page() {
+  await requireOperatorSession();
   return (
     <>
       <PageHeader title="Inbox">Every billing webhook that arrived, stored before it was answered.</PageHeader>

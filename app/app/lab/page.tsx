@@ -1,6 +1,8 @@
 import { Coming, PageHeader } from "@/components/page-header";
+import { requireOperatorSession } from "@/lib/http/session";
 
-export default function Page() {
+export default async function Page() {
+  await requireOperatorSession();
   return (
     <>
       <PageHeader title="Concurrency Lab">Five jobs, one limit: the same jobs run twice on fresh accounts, once with a plain check and once with a hold.</PageHeader>

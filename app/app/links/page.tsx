@@ -1,6 +1,8 @@
 import { Coming, PageHeader } from "@/components/page-header";
+import { requireOperatorSession } from "@/lib/http/session";
 
-export default function Page() {
+export default async function Page() {
+  await requireOperatorSession();
   return (
     <>
       <PageHeader title="Links">Short links and QR codes whose clicks are the metered usage.</PageHeader>

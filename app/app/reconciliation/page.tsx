@@ -1,6 +1,8 @@
 import { Coming, PageHeader } from "@/components/page-header";
+import { requireOperatorSession } from "@/lib/http/session";
 
-export default function Page() {
+export default async function Page() {
+  await requireOperatorSession();
   return (
     <>
       <PageHeader title="Reconciliation">Is the provider’s meter equal to what really happened? Per account and feature, with evidence.</PageHeader>

@@ -1,6 +1,8 @@
 import { notFound } from "next/navigation";
+import { ApiKeysSection, EditAccountSection, MembersSection } from "@/components/account/auth-sections";
 import { PageHeader } from "@/components/page-header";
 import * as accounts from "@/lib/accounts/scripts";
+import { requireOperatorSession } from "@/lib/http/session";
 import { getRuntime } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
@@ -10,6 +12,7 @@ export const dynamic = "force-dynamic";
  * components/account/<part>-section.tsx and one line below.
  */
 export default async function AccountPage({ params }: { params: Promise<{ id: string }> }) {
+  await requireOperatorSession();
   const { id } = await params;
   const account = /^acct_[0-9a-z]{20}$/.test(id) ? await getRuntime().engine.run(accounts.get, { id }) : null;
   if (!account) notFound();
@@ -32,7 +35,12 @@ export default async function AccountPage({ params }: { params: Promise<{ id: st
           </div>
         ))}
       </dl>
-      <div className="mt-8 space-y-8">{/* part sections go here, one line each */}</div>
+      <div className="mt-8 space-y-8">
+        {/* part sections go here, one line each */}
+        <EditAccountSection account={account} />
+        <ApiKeysSection accountId={account.id} />
+        <MembersSection accountId={account.id} />
+      </div>
     </>
   );
 }
