@@ -109,10 +109,8 @@ export const open = mutation(
       revokedAtMs: null,
       ratePerMinute: DEFAULT_RATE_PER_MINUTE,
     });
-    if (actor) {
-      await recordAudit(tx, actor, "accounts.create", account.id, account.id, { name: account.name });
-      await recordAudit(tx, actor, "keys.create", keyId, account.id, { prefix: key.prefix, last4: key.last4 });
-    }
+    // One line for both: two lines of one transaction share a time and would list in either order.
+    if (actor) await recordAudit(tx, actor, "accounts.create", account.id, account.id, { name: account.name, firstKey: { keyId, prefix: key.prefix, last4: key.last4 } });
     return { account, keyId };
   },
 );

@@ -34,7 +34,9 @@ async function lookup(tokenHash: string) {
 export async function resolveSession(cookieValue: string | undefined | null): Promise<SessionInfo | null> {
   const token = readSessionCookie(getRuntime().operator.sessionSecret, cookieValue);
   if (!token) return null;
-  return lookup(sha256Hex(token));
+  const found = await lookup(sha256Hex(token));
+  // The engine checks expiry by its own clock (Convex's, on Convex); this checks it by ours too.
+  return found && found.expiresAtMs > Date.now() ? found : null;
 }
 
 /** Ends the session behind a cookie value (sign-out); a cookie that is not ours ends nothing. */
@@ -72,7 +74,7 @@ export function signedInResponse(request: Request, cookie: NewSession, location:
     status: 303,
     headers: {
       location,
-      "set-cookie": sessionCookieHeader(cookie.cookieValue, (cookie.session.expiresAtMs - Date.now()) / 1000, isSecureRequest(request)),
+      "set-cookie": sessionCookieHeader(cookie.cookieValue, SESSION_TTL_MS / 1000, isSecureRequest(request)),
     },
   });
 }
