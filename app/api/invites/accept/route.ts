@@ -24,7 +24,9 @@ export const POST = route(async (request: Request) => {
   requireSameOrigin(request);
   const { engine, operator, config } = getRuntime();
   const fields = await readForm(request);
-  const peek = await engine.run(people.inviteByToken, { tokenHash: sha256Hex(parseInput(kindeAcceptInviteForm.pick({ token: true }).loose(), fields, "form").token) });
+  // Every field present is checked before the link is looked up; which fields are required depends on the invite.
+  const present = parseInput(acceptInviteForm.partial({ name: true, password: true }), fields, "form");
+  const peek = await engine.run(people.inviteByToken, { tokenHash: sha256Hex(present.token) });
   if (!peek) return gone();
   if (peek.role === "operator" && config.operatorSignIn === "kinde") {
     const form = parseInput(kindeAcceptInviteForm, fields, "form");
