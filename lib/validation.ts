@@ -29,3 +29,12 @@ export const emailSchema = z
   .max(254, "an email address of at most 254 characters")
   .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "an email address such as ana@example.com")
   .transform((email) => email.toLowerCase());
+
+/**
+ * A query-string number: only plain digits become a number; anything else
+ * ("0x10", "1e3", " 5", "") stays a string so the schema refuses it by name.
+ */
+export function queryInt(value: string | null): number | string | undefined {
+  if (value === null) return undefined;
+  return /^\d{1,15}$/.test(value) ? Number(value) : value;
+}

@@ -26,7 +26,7 @@ import { getRuntime } from "../../lib/runtime";
 import type { ApiHarness } from "./harness";
 import { memberOf, setupOperator } from "./people";
 
-export type Kind =
+export type Kind = (
   | { kind: "text"; max: number; min?: number }
   | { kind: "int"; min: number; max: number }
   | { kind: "id"; prefix: string }
@@ -34,7 +34,8 @@ export type Kind =
   | { kind: "token" }
   | { kind: "password" }
   | { kind: "enum"; values: string[] }
-  | { kind: "date" };
+  | { kind: "date" }
+) & { nullable?: true };
 
 export interface Party {
   accountId: string;
@@ -159,7 +160,7 @@ export const routes: Record<string, Entry> = {
       body: {
         encoding: "json",
         valid: () => ({ name: "Renamed" }),
-        fields: { name: ACCOUNT_BODY.name, kindeCustomerId: ACCOUNT_BODY.kindeCustomerId, cycleAnchorMs: { kind: "date" } },
+        fields: { name: ACCOUNT_BODY.name, kindeCustomerId: { ...ACCOUNT_BODY.kindeCustomerId, nullable: true }, cycleAnchorMs: { kind: "date", nullable: true } },
         required: [],
       },
     },

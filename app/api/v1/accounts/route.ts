@@ -3,7 +3,7 @@ import { actorOf } from "@/lib/http/auth";
 import { json, readJson, requireOperator, route } from "@/lib/http/api";
 import { generateApiKey } from "@/lib/keys/token";
 import { getRuntime } from "@/lib/runtime";
-import { parseInput } from "@/lib/validation";
+import { parseInput, queryInt } from "@/lib/validation";
 
 export const dynamic = "force-dynamic";
 
@@ -26,7 +26,7 @@ export const GET = route(async (request: Request) => {
   const url = new URL(request.url);
   const query = parseInput(
     accounts.list.args,
-    { limit: Number(url.searchParams.get("limit") ?? "50"), ...(url.searchParams.has("after") ? { afterId: url.searchParams.get("after") } : {}) },
+    { limit: queryInt(url.searchParams.get("limit")) ?? 50, ...(url.searchParams.has("after") ? { afterId: url.searchParams.get("after") } : {}) },
     "query",
   );
   const page = await getRuntime().engine.run(accounts.list, query);

@@ -1,7 +1,7 @@
 import * as auditScripts from "@/lib/audit/scripts";
 import { json, requireOperator, route } from "@/lib/http/api";
 import { getRuntime } from "@/lib/runtime";
-import { parseInput } from "@/lib/validation";
+import { parseInput, queryInt } from "@/lib/validation";
 
 export const dynamic = "force-dynamic";
 
@@ -9,11 +9,10 @@ export const dynamic = "force-dynamic";
 export const GET = route(async (request: Request) => {
   await requireOperator(request);
   const url = new URL(request.url);
-  const limit = url.searchParams.get("limit");
   const query = parseInput(
     auditScripts.list.args,
     {
-      ...(limit !== null ? { limit: /^\d{1,6}$/.test(limit) ? Number(limit) : limit } : {}),
+      ...(url.searchParams.has("limit") ? { limit: queryInt(url.searchParams.get("limit")) } : {}),
       ...(url.searchParams.has("accountId") ? { accountId: url.searchParams.get("accountId") } : {}),
       ...(url.searchParams.has("before") ? { before: url.searchParams.get("before") } : {}),
     },
