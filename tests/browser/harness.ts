@@ -34,6 +34,7 @@ export interface RunningServer {
   url: string;
   dataDir: string;
   operatorToken(): string;
+  setupToken(): string;
   output(): string;
   stop(): Promise<void>;
 }
@@ -41,6 +42,8 @@ export interface RunningServer {
 export async function startDevServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = tempDataDir();
+  // next dev adds its build folder to tsconfig.json's include; put the file back when the server stops.
+  const tsconfig = fs.readFileSync("tsconfig.json", "utf8");
   let output = "";
   const child: ChildProcess = spawn(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "dev", "-p", String(port), "-H", "127.0.0.1"], {
     env: { ...process.env, TOLLBOOTH_DATA_DIR: dataDir, TOLLBOOTH_DIST_DIR: `.next-test-${port}`, NEXT_TELEMETRY_DISABLED: "1", ...env },
@@ -65,11 +68,13 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
     url,
     dataDir,
     operatorToken: () => fs.readFileSync(path.join(dataDir, "operator-token"), "utf8").trim(),
+    setupToken: () => fs.readFileSync(path.join(dataDir, "setup-token"), "utf8").trim(),
     output: () => output,
     async stop() {
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
       fs.rmSync(path.resolve(`.next-test-${port}`), { recursive: true, force: true });
+      fs.writeFileSync("tsconfig.json", tsconfig);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
