@@ -31,9 +31,9 @@ const schema = z
   .superRefine((env, ctx) => {
     const engine = env.TOLLBOOTH_ENGINE ?? (env.CONVEX_URL ? "convex" : "sqlite");
     if (engine === "convex") {
-      if (!env.CONVEX_URL) ctx.addIssue({ code: "custom", path: ["CONVEX_URL"], message: "the deployment URL (https://<name>.convex.cloud) when TOLLBOOTH_ENGINE=convex" });
+      if (!env.CONVEX_URL) ctx.addIssue({ code: "custom", path: ["CONVEX_URL"], message: "expected the deployment URL (https://<name>.convex.cloud) when TOLLBOOTH_ENGINE=convex" });
       if (!env.TOLLBOOTH_SERVER_KEY || env.TOLLBOOTH_SERVER_KEY.length < 32)
-        ctx.addIssue({ code: "custom", path: ["TOLLBOOTH_SERVER_KEY"], message: "a secret of at least 32 characters, set to the same value on the Convex deployment (npx convex env set TOLLBOOTH_SERVER_KEY …)" });
+        ctx.addIssue({ code: "custom", path: ["TOLLBOOTH_SERVER_KEY"], message: "expected a secret of at least 32 characters, set to the same value on the Convex deployment (npx convex env set TOLLBOOTH_SERVER_KEY …)" });
     }
     if (env.TOLLBOOTH_OPERATOR_SIGNIN === "kinde") {
       if (env.TOLLBOOTH_PROVIDER !== "kinde") ctx.addIssue({ code: "custom", path: ["TOLLBOOTH_OPERATOR_SIGNIN"], message: "local unless TOLLBOOTH_PROVIDER=kinde" });
@@ -43,7 +43,7 @@ const schema = z
     }
     if (env.TOLLBOOTH_PROVIDER === "kinde") {
       for (const name of ["KINDE_DOMAIN", "KINDE_M2M_CLIENT_ID", "KINDE_M2M_CLIENT_SECRET"] as const) {
-        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: `required when TOLLBOOTH_PROVIDER=kinde (see README, "Connecting Kinde")` });
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: `expected a value: required when TOLLBOOTH_PROVIDER=kinde (see README, "Connecting Kinde")` });
       }
     }
   });
@@ -75,7 +75,7 @@ export class ConfigError extends Error {
 export function readConfig(env: Record<string, string | undefined> = process.env): Config {
   const result = schema.safeParse(env);
   if (!result.success) {
-    throw new ConfigError(result.error.issues.map((i) => `${i.path.join(".")}: expected ${i.message}`));
+    throw new ConfigError(result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
   }
   const e = result.data;
   const engine = e.TOLLBOOTH_ENGINE ?? (e.CONVEX_URL ? "convex" : "sqlite");

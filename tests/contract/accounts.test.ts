@@ -1,18 +1,14 @@
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import * as accounts from "../../lib/accounts/scripts";
 import { AppError } from "../../lib/errors";
 import type { Engine } from "../../lib/engine/types";
-import { engines, type EngineUnderTest } from "./engines";
+import { engines, useEngine } from "./engines";
 
 describe.each(engines)("accounts on %s", (_name, make) => {
-  let under: EngineUnderTest;
+  const current = useEngine(make);
   let engine: Engine;
   beforeEach(async () => {
-    under = await make();
-    engine = under.engine;
-  });
-  afterEach(async () => {
-    await under.cleanup();
+    engine = current();
   });
 
   test("a created account reads back by id and by Kinde customer id", async () => {

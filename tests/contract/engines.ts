@@ -8,6 +8,7 @@
  *    app uses in production.
  */
 import { convexTest } from "convex-test";
+import { afterEach, beforeEach } from "vitest";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -52,3 +53,22 @@ export const engines: [string, () => Promise<EngineUnderTest>][] = [
   ["sqlite", makeSqlite],
   ["convex", makeConvex],
 ];
+
+/**
+ * A fresh engine for each test of the surrounding describe block:
+ * `const engine = useEngine(make);` then `engine().run(...)` inside tests.
+ */
+export function useEngine(make: () => Promise<EngineUnderTest>): () => Engine {
+  let under: EngineUnderTest | undefined;
+  beforeEach(async () => {
+    under = await make();
+  });
+  afterEach(async () => {
+    await under?.cleanup();
+    under = undefined;
+  });
+  return () => {
+    if (!under) throw new Error("useEngine: no engine outside a test");
+    return under.engine;
+  };
+}

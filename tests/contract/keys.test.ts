@@ -1,21 +1,17 @@
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import * as accounts from "../../lib/accounts/scripts";
 import type { Engine } from "../../lib/engine/types";
 import * as keys from "../../lib/keys/scripts";
 import { generateApiKey } from "../../lib/keys/token";
-import { engines, type EngineUnderTest } from "./engines";
+import { engines, useEngine } from "./engines";
 
 const actor = { kind: "operator_token", id: null, label: "operator token" } as const;
 
 describe.each(engines)("API keys on %s", (_name, make) => {
-  let under: EngineUnderTest;
+  const current = useEngine(make);
   let engine: Engine;
   beforeEach(async () => {
-    under = await make();
-    engine = under.engine;
-  });
-  afterEach(async () => {
-    await under.cleanup();
+    engine = current();
   });
 
   test("an account opens with its first key in one transaction; the key authenticates to that account only", async () => {

@@ -1,20 +1,16 @@
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import * as accounts from "../../lib/accounts/scripts";
 import type { Engine } from "../../lib/engine/types";
 import * as usage from "../../lib/usage/scripts";
-import { engines, type EngineUnderTest } from "./engines";
+import { engines, useEngine } from "./engines";
 
 describe.each(engines)("usage ledger on %s", (_name, make) => {
-  let under: EngineUnderTest;
+  const current = useEngine(make);
   let engine: Engine;
   let accountId: string;
   beforeEach(async () => {
-    under = await make();
-    engine = under.engine;
+    engine = current();
     accountId = (await engine.run(accounts.create, { name: "Ledger Co" })).id;
-  });
-  afterEach(async () => {
-    await under.cleanup();
   });
 
   const click = (key: string, cycle = "2026-10") => ({ key, accountId, feature: "clicks", cycle, units: 1, source: "click" as const });
