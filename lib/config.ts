@@ -21,7 +21,7 @@ const schema = z
     KINDE_M2M_CLIENT_ID: optionalString,
     KINDE_M2M_CLIENT_SECRET: optionalString,
     KINDE_AUDIENCE: optionalString,
-    TOLLBOOTH_SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, "a secret of at least 32 characters").optional()),
+    TOLLBOOTH_SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, "expected a secret of at least 32 characters").optional()),
     TOLLBOOTH_OPERATOR_SIGNIN: z.preprocess(emptyToUndefined, z.enum(["local", "kinde"]).optional()),
     KINDE_CLIENT_ID: optionalString,
     KINDE_CLIENT_SECRET: optionalString,
@@ -36,9 +36,9 @@ const schema = z
         ctx.addIssue({ code: "custom", path: ["TOLLBOOTH_SERVER_KEY"], message: "expected a secret of at least 32 characters, set to the same value on the Convex deployment (npx convex env set TOLLBOOTH_SERVER_KEY …)" });
     }
     if (env.TOLLBOOTH_OPERATOR_SIGNIN === "kinde") {
-      if (env.TOLLBOOTH_PROVIDER !== "kinde") ctx.addIssue({ code: "custom", path: ["TOLLBOOTH_OPERATOR_SIGNIN"], message: "local unless TOLLBOOTH_PROVIDER=kinde" });
+      if (env.TOLLBOOTH_PROVIDER !== "kinde") ctx.addIssue({ code: "custom", path: ["TOLLBOOTH_OPERATOR_SIGNIN"], message: "expected local unless TOLLBOOTH_PROVIDER=kinde" });
       for (const name of KINDE_AUTH_VARS) {
-        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: `required when TOLLBOOTH_OPERATOR_SIGNIN=kinde (see README, "Operators signing in with Kinde")` });
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: `expected a value: required when TOLLBOOTH_OPERATOR_SIGNIN=kinde (see README, "Operators signing in with Kinde")` });
       }
     }
     if (env.TOLLBOOTH_PROVIDER === "kinde") {

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { SignedIn } from "@/components/signed-in";
 import { memberSections } from "@/components/member-nav";
 import { requireMemberSession } from "@/lib/http/session";
 
@@ -25,14 +26,7 @@ export default async function MemberLayout({ children }: { children: ReactNode }
             </Link>
           ))}
         </nav>
-        <p className="mt-8 px-3 text-xs text-stone-600" data-testid="signed-in-as">
-          {me.email}
-        </p>
-        <form method="post" action="/api/session/signout" className="mt-1 px-3">
-          <button type="submit" className="text-xs text-stone-600 underline">
-            Sign out
-          </button>
-        </form>
+        <SignedIn email={me.email} />
       </aside>
       <main className="flex-1 p-8">{children}</main>
     </div>

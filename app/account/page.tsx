@@ -1,3 +1,4 @@
+import { Facts } from "@/components/facts";
 import { PageHeader } from "@/components/page-header";
 import { requestTimeMs } from "@/components/time";
 import * as accounts from "@/lib/accounts/scripts";
@@ -27,14 +28,7 @@ export default async function MemberHome() {
   return (
     <>
       <PageHeader title={account.name}>Your account&apos;s plan and usage this cycle.</PageHeader>
-      <dl className="grid max-w-4xl grid-cols-3 gap-3 text-sm" data-testid="member-account">
-        {facts.map(([label, value]) => (
-          <div key={label} className="rounded-md border border-stone-200 bg-white p-3">
-            <dt className="text-stone-500">{label}</dt>
-            <dd className="mt-1 break-all font-mono">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <Facts facts={facts} testId="member-account" />
       <div className="mt-8 space-y-8">{/* part sections for members go here (jobs, links, billing events with Replay), each scoped to accountId */}</div>
     </>
   );

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { SignedIn } from "@/components/signed-in";
 import { Nav } from "@/components/nav";
 import { requireOperatorSession } from "@/lib/http/session";
 import { getRuntime } from "@/lib/runtime";
@@ -24,14 +25,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             provider: <span className="font-mono">{config.provider}</span>
           </p>
         </div>
-        <p className="mt-4 px-3 text-xs text-stone-600" data-testid="signed-in-as">
-          {me.email}
-        </p>
-        <form method="post" action="/api/session/signout" className="mt-1 px-3">
-          <button type="submit" className="text-xs text-stone-600 underline">
-            Sign out
-          </button>
-        </form>
+        <SignedIn email={me.email} />
       </aside>
       <main className="flex-1 p-8">{children}</main>
     </div>

@@ -9,7 +9,7 @@ import { AppError } from "../errors";
 import { mutation, query } from "../scripts/define";
 import type { Tx } from "../store/port";
 import { emailSchema, idOf } from "../validation";
-import type { Session, User } from "./repo";
+import type { Invite, Session, User } from "./repo";
 
 export const LIST_PEOPLE_MAX = 200;
 
@@ -20,6 +20,8 @@ export const personName = z.string().trim().min(1, "a name of 1 to 100 character
 const accountId = idOf("acct", "an account id");
 const userId = idOf("usr", "a user id");
 const newSession = z.strictObject({ tokenHash: sha256Hex, expiresAtMs: z.number().int().positive() });
+/** What making a person takes besides who invited them: a name, a password hash or a Kinde user, and their first session. */
+const newPerson = { name: personName, passwordHash: passwordHash.nullable(), kindeUserId: kindeUserId.nullable(), session: newSession };
 
 /** What pages and routes see of a person: never the password hash. */
 export const userSummary = z.object({
@@ -44,6 +46,11 @@ export const inviteSummary = z.object({
   expiresAtMs: z.number(),
   usedAtMs: z.number().nullable(),
 });
+
+/** An invite as pages see it: never the token's hash. */
+function inviteView({ tokenHash: _hash, usedByUserId: _used, ...summary }: Invite): z.output<typeof inviteSummary> {
+  return summary;
+}
 
 export function summarize(user: User): UserSummary {
   return {
@@ -92,13 +99,7 @@ export const setupStatus = query("people.setupStatus", z.strictObject({}), z.obj
  */
 export const setupFirstOperator = mutation(
   "people.setupFirstOperator",
-  z.strictObject({
-    email: emailSchema,
-    name: personName,
-    passwordHash: passwordHash.nullable(),
-    kindeUserId: kindeUserId.nullable(),
-    session: newSession,
-  }),
+  z.strictObject({ email: emailSchema, ...newPerson }),
   sessionStarted,
   async (tx, args) => {
     if (await tx.store.people.getSetup()) throw new AppError("conflict", "The first-run setup was already used; sign in instead.");
@@ -186,7 +187,7 @@ export const invite = mutation(
     }
     if (args.accountId !== null && !(await tx.store.accounts.get(args.accountId))) throw new AppError("not_found", `No account ${args.accountId}.`);
     if (await tx.store.people.getUserByEmail(args.email)) throw new AppError("conflict", `email: ${args.email} already signs in here`);
-    const row = {
+    const row: Invite = {
       id: tx.newId("inv"),
       tokenHash: args.tokenHash,
       role: args.role,
@@ -200,8 +201,7 @@ export const invite = mutation(
     };
     await tx.store.people.insertInvite(row);
     await recordAudit(tx, args.actor, "people.invite", row.id, args.accountId, { role: args.role, email: args.email });
-    const { tokenHash: _hash, usedByUserId: _used, ...summary } = row;
-    return summary;
+    return inviteView(row);
   },
 );
 
@@ -209,20 +209,13 @@ export const invite = mutation(
 export const inviteByToken = query("people.inviteByToken", z.strictObject({ tokenHash: sha256Hex }), inviteSummary.nullable(), async (tx, args) => {
   const row = await tx.store.people.getInviteByTokenHash(args.tokenHash);
   if (!row || row.usedAtMs !== null || row.expiresAtMs <= tx.nowMs) return null;
-  const { tokenHash: _hash, usedByUserId: _used, ...summary } = row;
-  return summary;
+  return inviteView(row);
 });
 
 /** Accepting an invite makes the person and signs them in, once: a second use of the link is refused. */
 export const acceptInvite = mutation(
   "people.acceptInvite",
-  z.strictObject({
-    tokenHash: sha256Hex,
-    name: personName,
-    passwordHash: passwordHash.nullable(),
-    kindeUserId: kindeUserId.nullable(),
-    session: newSession,
-  }),
+  z.strictObject({ tokenHash: sha256Hex, ...newPerson }),
   sessionStarted,
   async (tx, args) => {
     const row = await tx.store.people.getInviteByTokenHash(args.tokenHash);
@@ -248,7 +241,7 @@ export const listMembers = query("people.listMembers", z.strictObject({ accountI
 export const listOpenInvites = query("people.listOpenInvites", z.strictObject({ accountId: accountId.nullable() }), z.array(inviteSummary), async (tx, args) =>
   (await tx.store.people.listInvitesByAccount(args.accountId, 100))
     .filter((i) => i.usedAtMs === null && i.expiresAtMs > tx.nowMs)
-    .map(({ tokenHash: _hash, usedByUserId: _used, ...summary }) => summary),
+    .map(inviteView),
 );
 
 /** Disabling someone ends every session of theirs at once (sessionByToken checks the person). Re-enabling is the same call with enabled: true. */

@@ -1,11 +1,10 @@
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import * as accounts from "../../lib/accounts/scripts";
 import * as audit from "../../lib/audit/scripts";
 import { sha256Hex } from "../../lib/auth/tokens";
-import type { Engine } from "../../lib/engine/types";
 import * as people from "../../lib/people/scripts";
 import * as usage from "../../lib/usage/scripts";
-import { engines, type EngineUnderTest } from "./engines";
+import { engines, useEngine } from "./engines";
 
 // A well-formed scrypt hash; the scripts never check passwords, only store hashes.
 const HASH = "scrypt$32768$8$1$c2FsdHNhbHRzYWx0c2FsdA$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U";
@@ -15,15 +14,8 @@ let n = 0;
 const session = () => ({ tokenHash: sha256Hex(`session-${n++}-${Math.random()}`), expiresAtMs: later() });
 
 describe.each(engines)("people and audit on %s", (_name, make) => {
-  let under: EngineUnderTest;
-  let engine: Engine;
-  beforeEach(async () => {
-    under = await make();
-    engine = under.engine;
-  });
-  afterEach(async () => {
-    await under.cleanup();
-  });
+  const current = useEngine(make);
+  const engine = { run: ((script, args) => current().run(script, args)) as ReturnType<typeof current>["run"] };
 
   test("the first-run setup makes one operator and works once; the session finds them; sign-out ends it", async () => {
     expect(await engine.run(people.setupStatus, {})).toEqual({ done: false });

@@ -1,5 +1,6 @@
 import { notFound } from "next/navigation";
 import { ApiKeysSection, EditAccountSection, MembersSection } from "@/components/account/auth-sections";
+import { Facts } from "@/components/facts";
 import { PageHeader } from "@/components/page-header";
 import * as accounts from "@/lib/accounts/scripts";
 import { requireOperatorSession } from "@/lib/http/session";
@@ -27,14 +28,7 @@ export default async function AccountPage({ params }: { params: Promise<{ id: st
   return (
     <>
       <PageHeader title={account.name} />
-      <dl className="grid max-w-4xl grid-cols-3 gap-3 text-sm">
-        {facts.map(([label, value]) => (
-          <div key={label} className="rounded-md border border-stone-200 bg-white p-3">
-            <dt className="text-stone-500">{label}</dt>
-            <dd className="mt-1 break-all font-mono">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <Facts facts={facts} />
       <div className="mt-8 space-y-8">
         {/* part sections go here, one line each */}
         <EditAccountSection account={account} />
