@@ -13,6 +13,10 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { chromiumAvailable, launchBrowser, startDevServer, type RunningServer } from "./harness";
 
 const PASSWORD = "a long operator password";
+/** next dev compiles a page or a server action on first use; on a busy 2-core machine that can take tens of seconds. */
+const SLOW = { timeout: 90_000, interval: 250 };
+/** Forms whose answer needs JavaScript are used only once React has hydrated the page. */
+const hydrated = (page: Page) => page.locator("[data-hydrated=true]").waitFor({ state: "attached" });
 
 describe.skipIf(!chromiumAvailable)("people in a real browser", { timeout: 240_000 }, () => {
   let server: RunningServer;
@@ -66,27 +70,27 @@ describe.skipIf(!chromiumAvailable)("people in a real browser", { timeout: 240_0
     await page.fill("#password", PASSWORD);
     await page.click("button[type=submit]");
     await page.waitForURL(/\/app$/);
-    await expect.poll(() => page.textContent("[data-testid=signed-in-as]")).toBe("ana@example.com");
+    await expect.poll(() => page.textContent("[data-testid=signed-in-as]"), SLOW).toBe("ana@example.com");
 
     // The setup page is closed for good.
     await page.goto(`${server.url}/setup`);
-    await expect.poll(() => page.textContent("h1")).toBe("Setup is done");
+    await expect.poll(() => page.textContent("h1"), SLOW).toBe("Setup is done");
 
     // Accounts: create two; invite a member of the first from its page.
     await page.goto(`${server.url}/app/accounts`);
-    await page.waitForLoadState("networkidle"); // the client forms are hydrated
+    await hydrated(page);
     for (const name of ["Browser Co", "Other Co"]) {
       await page.fill("input[name=name]", name);
       await page.click("text=Create account");
-      await expect.poll(() => page.textContent("table")).toContain(name);
+      await expect.poll(() => page.textContent("table"), SLOW).toContain(name);
     }
     otherAccountId = (await page.locator("tr", { hasText: "Other Co" }).locator("td").nth(1).textContent())!.trim();
     await page.click("text=Browser Co");
     await page.waitForURL(/\/app\/accounts\/acct_/);
-    await page.waitForLoadState("networkidle");
+    await hydrated(page);
     await page.fill("input[name=email]", "mia@browser.test");
     await page.click("text=Invite member");
-    await expect.poll(() => page.textContent("[data-testid=secret]")).toMatch(/\/invite\/[A-Za-z0-9_-]{43}$/);
+    await expect.poll(() => page.textContent("[data-testid=secret]"), SLOW).toMatch(/\/invite\/[A-Za-z0-9_-]{43}$/);
     inviteLink = (await page.textContent("[data-testid=secret]"))!.trim();
     // The page's refresh after the action has landed once the open invite is listed.
     await page.locator("[data-testid=members]", { hasText: "mia@browser.test" }).waitFor();
@@ -94,7 +98,7 @@ describe.skipIf(!chromiumAvailable)("people in a real browser", { timeout: 240_0
     // A key: shown once, then listed by prefix and last four.
     await page.click("button:has-text('Create key')");
     await page.locator("[data-testid=secret]", { hasText: "tb_live_" }).waitFor();
-    await expect.poll(() => page.locator("[data-testid=keys] tbody tr").count()).toBe(1);
+    await expect.poll(() => page.locator("[data-testid=keys] tbody tr").count(), SLOW).toBe(1);
 
     await page.click("text=Sign out");
     await page.waitForURL(/\/signin$/);
@@ -111,7 +115,7 @@ describe.skipIf(!chromiumAvailable)("people in a real browser", { timeout: 240_0
     await page.waitForURL(/\/app$/);
 
     await page.goto(`${server.url}/app/audit`);
-    await expect.poll(() => page.textContent("[data-testid=audit]")).toContain("people.invite");
+    await expect.poll(() => page.textContent("[data-testid=audit]"), SLOW).toContain("people.invite");
     expect(await page.textContent("[data-testid=audit]")).toContain("keys.create");
     await page.close();
   });
@@ -126,7 +130,7 @@ describe.skipIf(!chromiumAvailable)("people in a real browser", { timeout: 240_0
     await page.fill("#password", "a long member password");
     await page.click("button[type=submit]");
     await page.waitForURL(/\/account$/);
-    await expect.poll(() => page.textContent("h1")).toBe("Browser Co");
+    await expect.poll(() => page.textContent("h1"), SLOW).toBe("Browser Co");
     expect(await page.textContent("body")).not.toContain("Other Co");
 
     // Operator pages send a member to their own area.
@@ -142,7 +146,7 @@ describe.skipIf(!chromiumAvailable)("people in a real browser", { timeout: 240_0
     // The invite link worked once.
     const again = await (await browser.newContext()).newPage();
     await again.goto(inviteLink);
-    await expect.poll(() => again.textContent("h1")).toBe("This invite link does not work");
+    await expect.poll(() => again.textContent("h1"), SLOW).toBe("This invite link does not work");
     expect(violations).toEqual([]);
     await context.close();
   });
