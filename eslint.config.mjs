@@ -1,6 +1,8 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
+const GUARDS = "/^(authenticate|requireOperator|requireOperatorSession|requireMemberSession|audit)$/";
+
 const config = [
   ...nextVitals,
   ...nextTs,
@@ -10,6 +12,14 @@ const config = [
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      // The auth guards are async: a guard whose promise is dropped guards nothing.
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: `CallExpression[callee.name=${GUARDS}]:not(AwaitExpression > CallExpression):not(ReturnStatement > CallExpression)`,
+          message: "Await this guard (await requireOperator(request)): a guard whose promise is not awaited lets every request through.",
+        },
+      ],
     },
   },
 ];

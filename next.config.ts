@@ -19,6 +19,8 @@ const config: NextConfig = {
   // Native and server-only packages stay out of the bundle.
   serverExternalPackages: ["better-sqlite3"],
   poweredByHeader: false,
+  // Dashboard forms are a few fields; Next's default for a server action body is 1 MB.
+  experimental: { serverActions: { bodySizeLimit: "64kb" } },
   typedRoutes: false,
   async headers() {
     return [{ source: "/:path*", headers: [...securityHeaders] }];

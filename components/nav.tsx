@@ -12,6 +12,8 @@ export const sections = [
   { href: "/app/engine-room", label: "Engine Room" },
   { href: "/app/inbox", label: "Inbox" },
   { href: "/app/provider", label: "Provider" },
+  { href: "/app/audit", label: "Audit log" },
+  { href: "/app/people", label: "Operators" },
 ] as const;
 
 export function Nav() {

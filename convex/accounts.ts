@@ -6,3 +6,4 @@ export const open = wrapMutation(scripts.open);
 export const get = wrapQuery(scripts.get);
 export const getByKindeCustomerId = wrapQuery(scripts.getByKindeCustomerId);
 export const list = wrapQuery(scripts.list);
+export const update = wrapMutation(scripts.update);

@@ -13,6 +13,8 @@ import { linksTables } from "./tables/links";
 import { meterTables } from "./tables/meter";
 import { inboxTables } from "./tables/inbox";
 import { standinTables } from "./tables/standin";
+import { auditTables } from "./tables/audit";
+import { peopleTables } from "./tables/people";
 
 export default defineSchema({
   ...accountsTables,
@@ -23,4 +25,6 @@ export default defineSchema({
   ...meterTables,
   ...inboxTables,
   ...standinTables,
+  ...peopleTables,
+  ...auditTables,
 });

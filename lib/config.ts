@@ -22,6 +22,12 @@ const schema = z
     ...providerEnvShape,
     // The inbox's variables (replay window, alert webhook).
     ...inboxEnvShape,
+    TOLLBOOTH_SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, "expected a secret of at least 32 characters").optional()),
+    TOLLBOOTH_OPERATOR_SIGNIN: z.preprocess(emptyToUndefined, z.enum(["local", "kinde"]).optional()),
+    KINDE_CLIENT_ID: optionalString,
+    KINDE_CLIENT_SECRET: optionalString,
+    KINDE_ISSUER_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
+    KINDE_SITE_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
   })
   .superRefine((env, ctx) => {
     const engine = env.TOLLBOOTH_ENGINE ?? (env.CONVEX_URL ? "convex" : "sqlite");
@@ -31,7 +37,15 @@ const schema = z
         ctx.addIssue({ code: "custom", path: ["TOLLBOOTH_SERVER_KEY"], message: "expected a secret of at least 32 characters, set to the same value on the Convex deployment (npx convex env set TOLLBOOTH_SERVER_KEY …)" });
     }
     for (const problem of providerEnvProblems(env)) ctx.addIssue({ code: "custom", path: [problem.path], message: problem.message });
+    if (env.TOLLBOOTH_OPERATOR_SIGNIN === "kinde") {
+      if (env.TOLLBOOTH_PROVIDER !== "kinde") ctx.addIssue({ code: "custom", path: ["TOLLBOOTH_OPERATOR_SIGNIN"], message: "expected local unless TOLLBOOTH_PROVIDER=kinde" });
+      for (const name of KINDE_AUTH_VARS) {
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: `expected a value: required when TOLLBOOTH_OPERATOR_SIGNIN=kinde (see README, "Operators signing in with Kinde")` });
+      }
+    }
   });
+
+const KINDE_AUTH_VARS = ["KINDE_CLIENT_ID", "KINDE_CLIENT_SECRET", "KINDE_ISSUER_URL", "KINDE_SITE_URL"] as const;
 
 export interface Config {
   engine: "sqlite" | "convex";
@@ -45,6 +59,10 @@ export interface Config {
   operatorTokenOverride: string | null;
   kinde: KindeSettings | null;
   inbox: InboxSettings;
+  /** Used instead of the data folder's session-secret file (several servers must share one). */
+  sessionSecretOverride: string | null;
+  /** How operators sign in: local passwords, or Kinde (TOLLBOOTH_PROVIDER=kinde and the Kinde auth variables). */
+  operatorSignIn: "local" | "kinde";
 }
 
 export class ConfigError extends Error {
@@ -73,5 +91,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     operatorTokenOverride: e.TOLLBOOTH_OPERATOR_TOKEN ?? null,
     kinde: provider.kinde,
     inbox: toInboxSettings(e),
+    sessionSecretOverride: e.TOLLBOOTH_SESSION_SECRET ?? null,
+    operatorSignIn:
+      e.TOLLBOOTH_OPERATOR_SIGNIN ?? (e.TOLLBOOTH_PROVIDER === "kinde" && KINDE_AUTH_VARS.every((name) => e[name] !== undefined) ? "kinde" : "local"),
   };
 }

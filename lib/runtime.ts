@@ -45,7 +45,7 @@ export function getRuntime(): Runtime {
 function createRuntime(): Runtime {
   const config = readConfig();
   const engine = createEngine(config);
-  const operator = loadOperatorSecrets(config.dataDir, config.operatorTokenOverride);
+  const operator = loadOperatorSecrets(config.dataDir, config.operatorTokenOverride, config.sessionSecretOverride);
   const provider = createProvider({ provider: config.provider, timeoutMs: config.providerTimeoutMs, kinde: config.kinde }, engine);
   const standin = provider instanceof StandinProvider ? provider : new StandinProvider(engine, { callTimeoutMs: config.providerTimeoutMs });
   return { config, engine, provider, standin, operator, scheduler: null, started: false, startedAtMs: Date.now() };
@@ -82,7 +82,18 @@ export function startRuntime(): Runtime {
         "  Tollbooth made an operator token. It is shown this once; it is also stored,",
         `  readable only by you, in ${runtime.config.dataDir}/operator-token.`,
         `    ${runtime.operator.token}`,
-        "  Sign in to the dashboard with it at /signin.",
+        "  Scripts and the admin API send it as Authorization: Bearer <token>.",
+        "",
+      ].join("\n"),
+    );
+  }
+  if (runtime.operator.createdSetupToken) {
+    console.log(
+      [
+        "",
+        "  First run: make the first operator at /setup with this one-time setup token.",
+        `    ${runtime.operator.createdSetupToken}`,
+        `  It is also in ${runtime.operator.setupTokenFile} until it is used.`,
         "",
       ].join("\n"),
     );

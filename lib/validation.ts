@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { AppError } from "./errors";
 
 /**
@@ -15,4 +15,26 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what 
   throw new AppError("invalid_input", problems.join("; "), {
     details: { fields: result.error.issues.slice(0, 20).map((i) => i.path.map(String).join(".") || what) },
   });
+}
+
+/** A typed id such as acct_… (lib/ids.ts): the prefix, "_", 20 base32 characters. */
+export function idOf(prefix: string, what: string) {
+  return z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{20}$`), `${what} (${prefix}_ followed by 20 characters)`);
+}
+
+/** An email address, trimmed and lower-cased; at most 254 characters. */
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(254, "an email address of at most 254 characters")
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "an email address such as ana@example.com")
+  .transform((email) => email.toLowerCase());
+
+/**
+ * A query-string number: only plain digits become a number; anything else
+ * ("0x10", "1e3", " 5", "") stays a string so the schema refuses it by name.
+ */
+export function queryInt(value: string | null): number | string | undefined {
+  if (value === null) return undefined;
+  return /^\d{1,15}$/.test(value) ? Number(value) : value;
 }

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { DeadEventsBanner } from "@/components/inbox/dead-banner";
+import { SignedIn } from "@/components/signed-in";
 import { Nav } from "@/components/nav";
 import { requireOperatorSession } from "@/lib/http/session";
 import { getRuntime } from "@/lib/runtime";
@@ -8,7 +9,7 @@ import { getRuntime } from "@/lib/runtime";
 export const dynamic = "force-dynamic";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  await requireOperatorSession();
+  const me = await requireOperatorSession();
   const { config } = getRuntime();
   return (
     <div className="flex min-h-screen">
@@ -25,11 +26,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             provider: <span className="font-mono">{config.provider}</span>
           </p>
         </div>
-        <form method="post" action="/api/session/signout" className="mt-4 px-3">
-          <button type="submit" className="text-xs text-stone-600 underline">
-            Sign out
-          </button>
-        </form>
+        <SignedIn email={me.email} />
       </aside>
       <main className="flex-1 p-8">
         <DeadEventsBanner />

@@ -2,10 +2,12 @@ import Link from "next/link";
 import { PageHeader } from "@/components/page-header";
 import * as accounts from "@/lib/accounts/scripts";
 import { getRuntime } from "@/lib/runtime";
+import { requireOperatorSession } from "@/lib/http/session";
 
 export const dynamic = "force-dynamic";
 
 export default async function Overview() {
+  await requireOperatorSession();
   const runtime = getRuntime();
   const info = await runtime.engine.info();
   const firstPage = await runtime.engine.run(accounts.list, { limit: 200 });

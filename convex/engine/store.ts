@@ -12,6 +12,8 @@ import { linksRepo } from "./repos/links";
 import { meterRepo } from "./repos/meter";
 import { allowanceRepo, inboxRepo } from "./repos/inbox";
 import { standinRepo } from "./repos/standin";
+import { auditRepo } from "./repos/audit";
+import { peopleRepo } from "./repos/people";
 import type { Db } from "./repos/db";
 
 export function createConvexStore(db: Db): Store {
@@ -25,5 +27,7 @@ export function createConvexStore(db: Db): Store {
     inbox: inboxRepo(db),
     allowance: allowanceRepo(db),
     standin: standinRepo(db),
+    people: peopleRepo(db),
+    audit: auditRepo(db),
   };
 }

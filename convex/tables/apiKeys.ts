@@ -13,6 +13,7 @@ export const apiKeysTables = {
     createdAtMs: v.number(),
     lastUsedAtMs: v.union(v.number(), v.null()),
     revokedAtMs: v.union(v.number(), v.null()),
+    ratePerMinute: v.number(), // requests a minute (token bucket in the Next.js server process)
   })
     .index("by_key_id", ["id"])
     .index("by_hash", ["hash"])

@@ -1,7 +1,10 @@
 import { z } from "zod";
+import { actorSchema, recordAudit } from "../audit/scripts";
 import { AppError } from "../errors";
+import { DEFAULT_RATE_PER_MINUTE, newKeyFields } from "../keys/scripts";
 import { mutation, query } from "../scripts/define";
 import type { Tx } from "../store/port";
+import { anchorProblem } from "../usage/cycle";
 import type { Account } from "./repo";
 
 export const LIST_LIMIT_MAX = 200;
@@ -32,7 +35,58 @@ export const createAccountArgs = z.strictObject({
 });
 
 /** Creates an account. A Kinde customer id may belong to one account only. */
-export const create = mutation("accounts.create", createAccountArgs, accountSchema, async (tx, args) => insertAccount(tx, args));
+export const create = mutation("accounts.create", createAccountArgs.extend({ actor: actorSchema.optional() }), accountSchema, async (tx, { actor, ...args }) => {
+  const account = await insertAccount(tx, args);
+  if (actor) await recordAudit(tx, actor, "accounts.create", account.id, account.id, { name: account.name });
+  return account;
+});
+
+export const updateAccountArgs = z.strictObject({
+  name: createAccountArgs.shape.name.optional(),
+  /** null disconnects the account from Kinde. */
+  kindeCustomerId: kindeCustomerId.nullable().optional(),
+  /** The agreement start that anchors cycles (ms since 1970); null means UTC calendar months. */
+  cycleAnchorMs: z.number().int("a whole number of milliseconds").min(0).max(8_640_000_000_000_000).nullable().optional(),
+});
+
+/**
+ * Edits an account. The cycle anchor cannot move once the account has usage:
+ * every ledger row is filed under a cycle name computed from the anchor, and
+ * moving it would file old and new rows under different cycles.
+ */
+export const update = mutation(
+  "accounts.update",
+  updateAccountArgs.extend({ id: accountId, actor: actorSchema }),
+  accountSchema,
+  async (tx, { id, actor, ...changes }) => {
+    const account = await tx.store.accounts.get(id);
+    if (!account) throw new AppError("not_found", `No account ${id}.`);
+    const patch: Partial<Account> = {};
+    if (changes.name !== undefined && changes.name !== account.name) patch.name = changes.name;
+    if (changes.kindeCustomerId !== undefined && changes.kindeCustomerId !== account.kindeCustomerId) {
+      if (changes.kindeCustomerId !== null) {
+        const holder = await tx.store.accounts.getByKindeCustomerId(changes.kindeCustomerId);
+        if (holder && holder.id !== id) throw new AppError("conflict", `kindeCustomerId ${changes.kindeCustomerId} already belongs to another account`);
+      }
+      patch.kindeCustomerId = changes.kindeCustomerId;
+    }
+    if (changes.cycleAnchorMs !== undefined && changes.cycleAnchorMs !== account.cycleAnchorMs) {
+      if (changes.cycleAnchorMs !== null) {
+        const problem = anchorProblem(changes.cycleAnchorMs);
+        if (problem) throw new AppError("invalid_input", `cycleAnchorMs: ${problem}`);
+      }
+      if (await tx.store.usage.hasAnyEntry(id)) {
+        throw new AppError("conflict", "cycleAnchorMs: this account already has usage filed under its cycles; the anchor can no longer move");
+      }
+      patch.cycleAnchorMs = changes.cycleAnchorMs;
+    }
+    if (Object.keys(patch).length === 0) return account;
+    await tx.store.accounts.patch(id, patch);
+    const before = Object.fromEntries(Object.keys(patch).map((k) => [k, account[k as keyof Account]]));
+    await recordAudit(tx, actor, "accounts.update", id, id, { before, after: patch });
+    return { ...account, ...patch };
+  },
+);
 
 /**
  * Opens an account with its first API key in one transaction, so there is
@@ -41,18 +95,22 @@ export const create = mutation("accounts.create", createAccountArgs, accountSche
  */
 export const open = mutation(
   "accounts.open",
-  createAccountArgs.extend({
-    key: z.strictObject({
-      hash: z.string().regex(/^[0-9a-f]{64}$/, "a hex SHA-256 hash"),
-      prefix: z.string().min(1).max(20),
-      last4: z.string().length(4),
-    }),
-  }),
+  createAccountArgs.extend({ key: newKeyFields, actor: actorSchema.optional() }),
   z.object({ account: accountSchema, keyId: z.string() }),
-  async (tx, { key, ...args }) => {
+  async (tx, { key, actor, ...args }) => {
     const account = await insertAccount(tx, args);
     const keyId = tx.newId("key");
-    await tx.store.apiKeys.insert({ id: keyId, accountId: account.id, ...key, createdAtMs: tx.nowMs, lastUsedAtMs: null, revokedAtMs: null });
+    await tx.store.apiKeys.insert({
+      id: keyId,
+      accountId: account.id,
+      ...key,
+      createdAtMs: tx.nowMs,
+      lastUsedAtMs: null,
+      revokedAtMs: null,
+      ratePerMinute: DEFAULT_RATE_PER_MINUTE,
+    });
+    // One line for both: two lines of one transaction share a time and would list in either order.
+    if (actor) await recordAudit(tx, actor, "accounts.create", account.id, account.id, { name: account.name, firstKey: { keyId, prefix: key.prefix, last4: key.last4 } });
     return { account, keyId };
   },
 );

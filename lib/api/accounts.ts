@@ -6,13 +6,13 @@ import { z } from "zod";
 import * as accounts from "../accounts/scripts";
 import { AppError } from "../errors";
 import * as gate from "../gate/scripts";
-import { assertOwns, authenticate, notFound, requireOperatorPrincipal } from "../http/auth";
-import { json, readJson, requireSameOrigin, route } from "../http/api";
+import { actorOf, assertOwns, authenticate, notFound } from "../http/auth";
+import { json, readJson, requireOperator, route } from "../http/api";
 import { generateApiKey } from "../keys/token";
 import { getRuntime } from "../runtime";
 import * as standin from "../standin/scripts";
 import { featureCode } from "../usage/scripts";
-import { parseInput } from "../validation";
+import { parseInput, queryInt } from "../validation";
 
 export const LIMITS_PER_ACCOUNT_MAX = 20;
 
@@ -28,15 +28,18 @@ const openBody = accounts.createAccountArgs.extend({
 
 /** Operator: opens an account and returns its id and first API key (shown this once). */
 export const openAccount = route(async (request: Request) => {
-  requireSameOrigin(request);
-  requireOperatorPrincipal(await authenticate(request));
+  const principal = await requireOperator(request);
   const { limits, admissionsPerMinute, ...args } = parseInput(openBody, await readJson(request), "body");
   const runtime = getRuntime();
   if (limits && runtime.config.provider !== "standin") {
     throw new AppError("invalid_input", "limits: plan limits can be set here only on the built-in stand-in; with Kinde they come from the customer's plan.");
   }
   const key = generateApiKey();
-  const { account, keyId } = await runtime.engine.run(accounts.open, { ...args, key: { hash: key.hash, prefix: key.prefix, last4: key.last4 } });
+  const { account, keyId } = await runtime.engine.run(accounts.open, {
+    ...args,
+    key: { hash: key.hash, prefix: key.prefix, last4: key.last4 },
+    actor: actorOf(principal),
+  });
   // Separate transactions: the stand-in's tables belong to the provider. A failure here leaves the account on its plan's limits.
   for (const [feature, limitMax] of Object.entries(limits ?? {})) {
     await runtime.engine.run(standin.setLimit, { accountId: account.id, featureCode: feature, limitMax });
@@ -47,11 +50,11 @@ export const openAccount = route(async (request: Request) => {
 
 /** Operator: one page of accounts. */
 export const listAccounts = route(async (request: Request) => {
-  requireOperatorPrincipal(await authenticate(request));
+  await requireOperator(request);
   const url = new URL(request.url);
   const query = parseInput(
     accounts.list.args,
-    { limit: Number(url.searchParams.get("limit") ?? "50"), afterId: url.searchParams.get("after") ?? undefined },
+    { limit: queryInt(url.searchParams.get("limit")) ?? 50, ...(url.searchParams.has("after") ? { afterId: url.searchParams.get("after") } : {}) },
     "query",
   );
   return json(await getRuntime().engine.run(accounts.list, query));
@@ -64,5 +67,19 @@ export const getAccount = route(async (request: Request, { params }: { params: P
   assertOwns(principal, id, "account", id);
   const account = /^acct_[0-9a-z]{20}$/.test(id) ? await getRuntime().engine.run(accounts.get, { id }) : null;
   if (!account) throw notFound("account", id);
+  return json({ account });
+});
+
+/**
+ * Operator: edit an account's name, Kinde customer id (null disconnects) or
+ * cycle anchor (refused once the account has usage). Audited in the same
+ * transaction.
+ */
+export const updateAccount = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const principal = await requireOperator(request);
+  const { id } = await params;
+  const changes = parseInput(accounts.updateAccountArgs, await readJson(request), "body");
+  if (!/^acct_[0-9a-z]{20}$/.test(id)) throw notFound("account", id);
+  const account = await getRuntime().engine.run(accounts.update, { id, ...changes, actor: actorOf(principal) });
   return json({ account });
 });

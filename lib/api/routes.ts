@@ -10,13 +10,13 @@
  * it from app/<path>/route.ts, and add one line here. Tests also use
  * `dispatch` as an in-process `fetch`.
  */
-import { openAccount, listAccounts, getAccount } from "./accounts";
+import { openAccount, listAccounts, getAccount, updateAccount } from "./accounts";
 import { budget, charge, extend, getJob, reserve, settle } from "./gate";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 export interface ApiRoute {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   /** The app/api path, e.g. /api/v1/jobs/[id]/charge. */
   path: string;
   handler: Handler;
@@ -26,6 +26,7 @@ export const apiRoutes: readonly ApiRoute[] = [
   { method: "POST", path: "/api/v1/accounts", handler: openAccount as Handler },
   { method: "GET", path: "/api/v1/accounts", handler: listAccounts as Handler },
   { method: "GET", path: "/api/v1/accounts/[id]", handler: getAccount as Handler },
+  { method: "PATCH", path: "/api/v1/accounts/[id]", handler: updateAccount as Handler },
   { method: "GET", path: "/api/v1/accounts/[id]/budget", handler: budget as Handler },
   { method: "POST", path: "/api/v1/jobs", handler: reserve as Handler },
   { method: "GET", path: "/api/v1/jobs/[id]", handler: getJob as Handler },

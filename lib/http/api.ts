@@ -4,8 +4,7 @@
  * reading with a size limit. Route handlers stay thin: parse, call, answer.
  */
 import { AppError, isAppError } from "../errors";
-import { bearerToken, checkOperatorToken, checkSessionCookie, SESSION_COOKIE } from "../ops/operator";
-import { getRuntime } from "../runtime";
+import { authenticate, requireOperatorPrincipal, type Principal } from "./auth";
 
 export const JSON_BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -50,6 +49,26 @@ export async function readJson(request: Request, limitBytes = JSON_BODY_LIMIT_BY
   }
 }
 
+export const FORM_BODY_LIMIT_BYTES = 16 * 1024;
+
+/**
+ * Reads an HTML form post (application/x-www-form-urlencoded) of at most
+ * `limitBytes` into an object of strings; a field sent twice is refused, so
+ * a parser never has to guess which one counts. Parse the result with zod.
+ */
+export async function readForm(request: Request, limitBytes = FORM_BODY_LIMIT_BYTES): Promise<Record<string, string>> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type)) {
+    throw new AppError("unsupported_media_type", "The body must be a form (Content-Type: application/x-www-form-urlencoded).");
+  }
+  const fields: Record<string, string> = Object.create(null);
+  for (const [name, value] of new URLSearchParams(await readText(request, limitBytes))) {
+    if (Object.prototype.hasOwnProperty.call(fields, name)) throw new AppError("invalid_input", `${name.slice(0, 40)}: sent more than once`);
+    fields[name] = value;
+  }
+  return { ...fields };
+}
+
 export async function readText(request: Request, limitBytes: number): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limitBytes) throw new AppError("payload_too_large", `The body is larger than ${limitBytes} bytes.`);
@@ -70,32 +89,35 @@ export async function readText(request: Request, limitBytes: number): Promise<st
   return Buffer.concat(chunks).toString("utf8");
 }
 
-function cookieValue(header: string | null, name: string): string | undefined {
-  for (const part of (header ?? "").split(";")) {
-    const [key, ...rest] = part.trim().split("=");
-    if (key === name) return rest.join("=");
-  }
-  return undefined;
-}
-
-/** An operator is a bearer of the operator token, or a browser with a valid operator session. */
-export function isOperatorRequest(request: Request): boolean {
-  const { operator } = getRuntime();
-  if (checkOperatorToken(operator, bearerToken(request.headers.get("authorization")))) return true;
-  return checkSessionCookie(operator, cookieValue(request.headers.get("cookie"), SESSION_COOKIE), Date.now());
-}
-
-export function requireOperator(request: Request): void {
-  if (!isOperatorRequest(request)) throw new AppError("unauthorized", "This needs the operator token (Authorization: Bearer …) or an operator session.");
+/**
+ * Fails unless the request comes from the operator: the operator token, or an
+ * operator's session. MUST be awaited (`await requireOperator(request)`); the
+ * lint rule in eslint.config.mjs refuses a call whose promise is dropped.
+ * Resolves to the operator principal (for audit()).
+ */
+export async function requireOperator(request: Request): Promise<Extract<Principal, { kind: "operator" }>> {
+  const principal = await authenticate(request);
+  requireOperatorPrincipal(principal);
+  return principal;
 }
 
 /**
  * A state-changing request from a browser must come from this site. Requests
- * with no Origin (curl, scripts with a bearer token) are not browsers.
+ * with no Origin (curl, scripts with a bearer token) are not browsers — unless
+ * `strict`, used when a session cookie is what authenticates the request:
+ * then the browser must show where it came from (every current browser sends
+ * Origin on POST, PUT, PATCH and DELETE, and Sec-Fetch-Site on all requests).
  */
-export function requireSameOrigin(request: Request): void {
+export function requireSameOrigin(request: Request, options: { strict?: boolean } = {}): void {
+  const fetchSite = request.headers.get("sec-fetch-site");
+  if (fetchSite !== null && fetchSite !== "same-origin" && fetchSite !== "none") {
+    throw new AppError("forbidden", "Cross-site requests cannot change anything here.");
+  }
   const origin = request.headers.get("origin");
-  if (origin === null) return;
+  if (origin === null) {
+    if (options.strict && fetchSite === null) throw new AppError("forbidden", "A signed-in change must come from this site's own pages (no Origin header was sent).");
+    return;
+  }
   const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
   let originHost: string;
   try {

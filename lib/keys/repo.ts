@@ -14,6 +14,8 @@ export interface ApiKey {
   createdAtMs: number;
   lastUsedAtMs: number | null;
   revokedAtMs: number | null;
+  /** Requests a minute this key may make (a token bucket in the server process; lib/auth/rate-limit.ts). */
+  ratePerMinute: number;
 }
 
 export interface ApiKeysRepo {
@@ -22,5 +24,5 @@ export interface ApiKeysRepo {
   getByHash(hash: string): Promise<ApiKey | null>;
   /** Newest first, at most `limit` (≤ 100). */
   listByAccount(accountId: string, limit: number): Promise<ApiKey[]>;
-  patch(id: string, patch: Partial<Pick<ApiKey, "lastUsedAtMs" | "revokedAtMs">>): Promise<void>;
+  patch(id: string, patch: Partial<Pick<ApiKey, "lastUsedAtMs" | "revokedAtMs" | "ratePerMinute">>): Promise<void>;
 }

@@ -13,8 +13,10 @@ import * as links from "../links/scripts";
 import * as meter from "../meter/scripts";
 import * as usage from "../usage/scripts";
 import type { Script } from "./define";
+import * as audit from "../audit/scripts";
+import * as people from "../people/scripts";
 
-const modules = { accounts, usage, keys, standin, gate, links, meter, inbox, inboxNaive } as const;
+const modules = { accounts, usage, keys, standin, gate, links, meter, inbox, inboxNaive, people, audit } as const;
 
 function collect(): Record<string, Script> {
   const out: Record<string, Script> = {};

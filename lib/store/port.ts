@@ -13,6 +13,8 @@ import type { LinksRepo } from "../links/repo";
 import type { MeterRepo } from "../meter/repo";
 import type { AllowanceRepo, InboxRepo } from "../inbox/repo";
 import type { StandinRepo } from "../standin/repo";
+import type { AuditRepo } from "../audit/repo";
+import type { PeopleRepo } from "../people/repo";
 import type { UsageRepo } from "../usage/repo";
 
 export interface Store {
@@ -25,6 +27,8 @@ export interface Store {
   inbox: InboxRepo;
   allowance: AllowanceRepo;
   standin: StandinRepo;
+  people: PeopleRepo;
+  audit: AuditRepo;
 }
 
 /** What a transaction script receives besides its arguments. */
@@ -39,4 +43,4 @@ export interface Tx {
 }
 
 /** Every id prefix the product hands out, in one table (see lib/ids.ts). */
-export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run" | "evd" | "rcp" | "lease" | "agreement" | "mrec" | "event" | "msg";
+export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run" | "evd" | "rcp" | "lease" | "agreement" | "mrec" | "event" | "msg" | "usr" | "ses" | "inv" | "aud";

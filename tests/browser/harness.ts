@@ -26,6 +26,7 @@ export interface RunningServer {
   url: string;
   dataDir: string;
   operatorToken(): string;
+  setupToken(): string;
   output(): string;
   stop(): Promise<void>;
 }
@@ -57,6 +58,7 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
     url,
     dataDir,
     operatorToken: () => fs.readFileSync(path.join(dataDir, "operator-token"), "utf8").trim(),
+    setupToken: () => fs.readFileSync(path.join(dataDir, "setup-token"), "utf8").trim(),
     output: () => output,
     async stop() {
       child.kill("SIGTERM");

@@ -5,6 +5,8 @@ import * as keys from "../../lib/keys/scripts";
 import { generateApiKey } from "../../lib/keys/token";
 import { engines, useEngine } from "./engines";
 
+const actor = { kind: "operator_token", id: null, label: "operator token" } as const;
+
 describe.each(engines)("API keys on %s", (_name, make) => {
   const current = useEngine(make);
   let engine: Engine;
@@ -15,7 +17,7 @@ describe.each(engines)("API keys on %s", (_name, make) => {
   test("an account opens with its first key in one transaction; the key authenticates to that account only", async () => {
     const key = generateApiKey();
     const { account, keyId } = await engine.run(accounts.open, { name: "Keyed", key: { hash: key.hash, prefix: key.prefix, last4: key.last4 } });
-    expect(await engine.run(keys.authenticate, { hash: key.hash })).toEqual({ keyId, accountId: account.id });
+    expect(await engine.run(keys.authenticate, { hash: key.hash })).toMatchObject({ keyId, accountId: account.id, ratePerMinute: keys.DEFAULT_RATE_PER_MINUTE, lastUsedAtMs: null });
     expect(await engine.run(keys.authenticate, { hash: generateApiKey().hash })).toBeNull();
     const listed = await engine.run(keys.list, { accountId: account.id });
     expect(listed).toHaveLength(1);
@@ -37,12 +39,22 @@ describe.each(engines)("API keys on %s", (_name, make) => {
     const a = await engine.run(accounts.create, { name: "A" });
     const b = await engine.run(accounts.create, { name: "B" });
     const key = generateApiKey();
-    const created = await engine.run(keys.create, { accountId: a.id, hash: key.hash, prefix: key.prefix, last4: key.last4 });
-    await expect(engine.run(keys.revoke, { accountId: b.id, keyId: created.id })).rejects.toMatchObject({ code: "not_found" });
+    const created = await engine.run(keys.create, { accountId: a.id, hash: key.hash, prefix: key.prefix, last4: key.last4, actor });
+    await expect(engine.run(keys.revoke, { accountId: b.id, keyId: created.id, actor })).rejects.toMatchObject({ code: "not_found" });
     expect(await engine.run(keys.authenticate, { hash: key.hash })).not.toBeNull();
-    const revoked = await engine.run(keys.revoke, { accountId: a.id, keyId: created.id });
+    const revoked = await engine.run(keys.revoke, { accountId: a.id, keyId: created.id, actor });
     expect(revoked.revokedAtMs).not.toBeNull();
     expect(await engine.run(keys.authenticate, { hash: key.hash })).toBeNull();
-    expect(await engine.run(keys.revoke, { accountId: a.id, keyId: created.id })).toEqual(revoked);
+    expect(await engine.run(keys.revoke, { accountId: a.id, keyId: created.id, actor })).toEqual(revoked);
+  });
+
+  test("last-used is written at most once a minute: a second touch within the minute writes nothing", async () => {
+    const key = generateApiKey();
+    const { keyId } = await engine.run(accounts.open, { name: "Used", key: { hash: key.hash, prefix: key.prefix, last4: key.last4 } });
+    expect(await engine.run(keys.touch, { keyId })).toEqual({ written: true });
+    const first = (await engine.run(keys.authenticate, { hash: key.hash }))!.lastUsedAtMs;
+    expect(first).not.toBeNull();
+    expect(await engine.run(keys.touch, { keyId })).toEqual({ written: false });
+    expect((await engine.run(keys.authenticate, { hash: key.hash }))!.lastUsedAtMs).toBe(first);
   });
 });

@@ -2,10 +2,12 @@ import { PageHeader } from "@/components/page-header";
 import * as accounts from "@/lib/accounts/scripts";
 import { getRuntime } from "@/lib/runtime";
 import { CreateAccountForm } from "./create-form";
+import { requireOperatorSession } from "@/lib/http/session";
 
 export const dynamic = "force-dynamic";
 
 export default async function AccountsPage({ searchParams }: { searchParams: Promise<{ after?: string }> }) {
+  await requireOperatorSession();
   const { after } = await searchParams;
   const page = await getRuntime().engine.run(accounts.list, { limit: 50, ...(after ? { afterId: after } : {}) });
   return (

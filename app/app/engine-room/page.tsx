@@ -1,9 +1,11 @@
 import { PageHeader } from "@/components/page-header";
 import { EngineRoom } from "./room";
+import { requireOperatorSession } from "@/lib/http/session";
 
 export const dynamic = "force-dynamic";
 
-export default function EngineRoomPage() {
+export default async function EngineRoomPage() {
+  await requireOperatorSession();
   return (
     <>
       <PageHeader title="Engine Room">

@@ -6,10 +6,12 @@ import { PageHeader } from "@/components/page-header";
 import { INBOX_STATUSES, type InboxStatus } from "@/lib/inbox/repo";
 import * as inbox from "@/lib/inbox/scripts";
 import { getRuntime } from "@/lib/runtime";
+import { requireOperatorSession } from "@/lib/http/session";
 
 export const dynamic = "force-dynamic";
 
 export default async function InboxPage({ searchParams }: { searchParams: Promise<{ status?: string; before?: string }> }) {
+  await requireOperatorSession();
   const { status: rawStatus, before } = await searchParams;
   const status = INBOX_STATUSES.includes(rawStatus as InboxStatus) ? (rawStatus as InboxStatus) : undefined;
   const beforeMs = before && /^\d{1,16}$/.test(before) ? Number(before) : undefined;

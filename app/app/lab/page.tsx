@@ -1,10 +1,12 @@
 import { PageHeader } from "@/components/page-header";
 import { LAB_DEFAULTS } from "@/lib/gate/lab";
+import { requireOperatorSession } from "@/lib/http/session";
 import { LabRunner } from "./lab-runner";
 
 export const dynamic = "force-dynamic";
 
-export default function Page() {
+export default async function Page() {
+  await requireOperatorSession();
   return (
     <>
       <PageHeader title="Concurrency Lab">

@@ -9,10 +9,12 @@ import * as meter from "@/lib/meter/scripts";
 import { getRuntime } from "@/lib/runtime";
 import { resolveReviewAction } from "../reconciliation/actions";
 import { CreateLinkForm } from "./create-form";
+import { requireOperatorSession } from "@/lib/http/session";
 
 export const dynamic = "force-dynamic";
 
 export default async function LinksPage() {
+  await requireOperatorSession();
   const { engine } = getRuntime();
   const [page, { links: all }, { reviews }] = await Promise.all([
     engine.run(accounts.list, { limit: 200 }),

@@ -10,6 +10,7 @@ import { getRuntime } from "@/lib/runtime";
 import * as standin from "@/lib/standin/scripts";
 import { clearFaultAction, setFaultAction } from "../provider/actions";
 import { runReconcileAction, runReporterAction } from "./actions";
+import { requireOperatorSession } from "@/lib/http/session";
 
 export const dynamic = "force-dynamic";
 
@@ -19,6 +20,7 @@ export const dynamic = "force-dynamic";
  * person can cause a drift and watch it found and repaired.
  */
 export default async function ReconciliationPage({ searchParams }: { searchParams: Promise<{ after?: string }> }) {
+  await requireOperatorSession();
   const { after } = await searchParams;
   const { engine, provider } = getRuntime();
   const [page, { runs }, { faults }] = await Promise.all([

@@ -14,6 +14,8 @@ import { linksRepo } from "./repos/links";
 import { meterRepo } from "./repos/meter";
 import { allowanceRepo, inboxRepo } from "./repos/inbox";
 import { standinRepo } from "./repos/standin";
+import { auditRepo } from "./repos/audit";
+import { peopleRepo } from "./repos/people";
 
 export function createSqliteStore(db: Database.Database): Store {
   return {
@@ -26,5 +28,7 @@ export function createSqliteStore(db: Database.Database): Store {
     inbox: inboxRepo(db),
     allowance: allowanceRepo(db),
     standin: standinRepo(db),
+    people: peopleRepo(db),
+    audit: auditRepo(db),
   };
 }

@@ -1,5 +1,6 @@
 import { after } from "next/server";
-import { isOperatorRequest, json, route } from "@/lib/http/api";
+import { json, route } from "@/lib/http/api";
+import { authenticate } from "@/lib/http/auth";
 import { intake, runtimeIntakeDeps } from "@/lib/inbox/intake";
 import { kickInboxWorker } from "@/lib/inbox/kick";
 import { getRuntime } from "@/lib/runtime";
@@ -11,7 +12,16 @@ export const dynamic = "force-dynamic";
  * 200 means "stored", and the worker applies it after the answer.
  */
 export const POST = route(async (request) => {
-  const result = await intake(request, runtimeIntakeDeps(getRuntime(), isOperatorRequest(request)));
+  // Kinde sends no credentials; only the Engine Room's drill needs to know the caller is the operator.
+  let operator = false;
+  if (request.headers.has("authorization")) {
+    try {
+      operator = (await authenticate(request)).kind === "operator";
+    } catch {
+      operator = false;
+    }
+  }
+  const result = await intake(request, runtimeIntakeDeps(getRuntime(), operator));
   runAfterAnswer(kickInboxWorker);
   return json({ received: true, stored: result.stored, inboxEventId: result.inboxEventId, seenCount: result.seenCount }, 200);
 });

@@ -2,8 +2,11 @@ import { notFound } from "next/navigation";
 import { BudgetSection } from "@/components/account/budget-section";
 import { UsageSection } from "@/components/account/usage-section";
 import { BillingEventsSection } from "@/components/account/billing-events-section";
+import { ApiKeysSection, EditAccountSection, MembersSection } from "@/components/account/auth-sections";
+import { Facts } from "@/components/facts";
 import { PageHeader } from "@/components/page-header";
 import * as accounts from "@/lib/accounts/scripts";
+import { requireOperatorSession } from "@/lib/http/session";
 import { getRuntime } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
@@ -13,6 +16,7 @@ export const dynamic = "force-dynamic";
  * components/account/<part>-section.tsx and one line below.
  */
 export default async function AccountPage({ params }: { params: Promise<{ id: string }> }) {
+  await requireOperatorSession();
   const { id } = await params;
   const account = /^acct_[0-9a-z]{20}$/.test(id) ? await getRuntime().engine.run(accounts.get, { id }) : null;
   if (!account) notFound();
@@ -27,19 +31,15 @@ export default async function AccountPage({ params }: { params: Promise<{ id: st
   return (
     <>
       <PageHeader title={account.name} />
-      <dl className="grid max-w-4xl grid-cols-3 gap-3 text-sm">
-        {facts.map(([label, value]) => (
-          <div key={label} className="rounded-md border border-stone-200 bg-white p-3">
-            <dt className="text-stone-500">{label}</dt>
-            <dd className="mt-1 break-all font-mono">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <Facts facts={facts} />
       <div className="mt-8 space-y-8">
         {/* part sections go here, one line each */}
+        <EditAccountSection account={account} />
         <BudgetSection accountId={account.id} />
         <UsageSection account={account} />
         <BillingEventsSection accountId={account.id} />
+        <ApiKeysSection accountId={account.id} />
+        <MembersSection accountId={account.id} />
       </div>
     </>
   );

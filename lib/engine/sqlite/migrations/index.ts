@@ -12,6 +12,7 @@ import * as m0004 from "./0004_provider";
 import * as m0005 from "./0005_gate";
 import * as m0006 from "./0006_meter";
 import * as m0007 from "./0007_inbox";
+import * as m0008 from "./0008_auth";
 
 export interface Migration {
   version: number;
@@ -27,4 +28,5 @@ export const migrations: readonly Migration[] = [
   { version: 5, name: "gate", sql: m0005.sql },
   { version: 6, name: "meter", sql: m0006.sql },
   { version: 7, name: "inbox", sql: m0007.sql },
+  { version: 8, name: "auth", sql: m0008.sql },
 ];

@@ -12,6 +12,7 @@ interface Row {
   created_at_ms: number;
   last_used_at_ms: number | null;
   revoked_at_ms: number | null;
+  rate_per_minute: number;
 }
 
 const toKey = (r: Row): ApiKey => ({
@@ -23,13 +24,14 @@ const toKey = (r: Row): ApiKey => ({
   createdAtMs: r.created_at_ms,
   lastUsedAtMs: r.last_used_at_ms,
   revokedAtMs: r.revoked_at_ms,
+  ratePerMinute: r.rate_per_minute,
 });
 
 export function apiKeysRepo(db: Database.Database): ApiKeysRepo {
   const insert = lazyStatement(() =>
     db.prepare(
-      `INSERT INTO api_keys (id, account_id, hash, prefix, last4, created_at_ms, last_used_at_ms, revoked_at_ms)
-       VALUES (@id, @accountId, @hash, @prefix, @last4, @createdAtMs, @lastUsedAtMs, @revokedAtMs)`,
+      `INSERT INTO api_keys (id, account_id, hash, prefix, last4, created_at_ms, last_used_at_ms, revoked_at_ms, rate_per_minute)
+       VALUES (@id, @accountId, @hash, @prefix, @last4, @createdAtMs, @lastUsedAtMs, @revokedAtMs, @ratePerMinute)`,
     ),
   );
   const byId = lazyStatement(() => db.prepare("SELECT * FROM api_keys WHERE id = ?"));
@@ -37,6 +39,7 @@ export function apiKeysRepo(db: Database.Database): ApiKeysRepo {
   const byAccount = lazyStatement(() => db.prepare("SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at_ms DESC, id DESC LIMIT ?"));
   const setLastUsed = lazyStatement(() => db.prepare("UPDATE api_keys SET last_used_at_ms = ? WHERE id = ?"));
   const setRevoked = lazyStatement(() => db.prepare("UPDATE api_keys SET revoked_at_ms = ? WHERE id = ?"));
+  const setRate = lazyStatement(() => db.prepare("UPDATE api_keys SET rate_per_minute = ? WHERE id = ?"));
   return {
     async insert(key) {
       insert().run(key);
@@ -55,6 +58,7 @@ export function apiKeysRepo(db: Database.Database): ApiKeysRepo {
     async patch(id, patch) {
       if (patch.lastUsedAtMs !== undefined) setLastUsed().run(patch.lastUsedAtMs, id);
       if (patch.revokedAtMs !== undefined) setRevoked().run(patch.revokedAtMs, id);
+      if (patch.ratePerMinute !== undefined) setRate().run(patch.ratePerMinute, id);
     },
   };
 }

@@ -61,12 +61,12 @@ export function usageRepo(db: Database.Database): UsageRepo {
     db.prepare("SELECT units FROM usage_counters WHERE account_id = ? AND feature = ? AND cycle = ? LIMIT 64").pluck(),
   );
   const getMark = lazyStatement(() => db.prepare("SELECT * FROM usage_marks WHERE account_id = ? AND feature = ? AND cycle = ?"));
+  const anyEntry = lazyStatement(() => db.prepare("SELECT 1 FROM usage_ledger WHERE account_id = ? LIMIT 1").pluck());
   const insertMark = lazyStatement(() =>
     db.prepare(
       "INSERT INTO usage_marks (account_id, feature, cycle, marked_at_ms, due_at_ms) VALUES (@accountId, @feature, @cycle, @markedAtMs, @dueAtMs)",
     ),
   );
-  const anyEntry = lazyStatement(() => db.prepare("SELECT 1 FROM usage_ledger WHERE account_id = ? LIMIT 1").pluck());
   const pageFirst = lazyStatement(() =>
     db.prepare("SELECT seq, units FROM usage_ledger WHERE account_id = ? AND feature = ? AND cycle = ? ORDER BY seq LIMIT ?").raw(),
   );

@@ -1,3 +1,3 @@
-export { getAccount as GET } from "@/lib/api/accounts";
+export { getAccount as GET, updateAccount as PATCH } from "@/lib/api/accounts";
 
 export const dynamic = "force-dynamic";

@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 /** The stand-in's fault switches that are on now. */
 export const GET = route(async (request: Request) => {
-  requireOperator(request);
+  await requireOperator(request);
   return json(await getRuntime().engine.run(standin.faults, {}));
 });
 
@@ -19,7 +19,7 @@ export const GET = route(async (request: Request) => {
  */
 export const POST = route(async (request: Request) => {
   requireSameOrigin(request);
-  requireOperator(request);
+  await requireOperator(request);
   const body = parseInput(faultRequest, await readJson(request), "body");
   const { engine } = getRuntime();
   if ("clear" in body) await engine.run(standin.clearFault, { kind: body.clear });

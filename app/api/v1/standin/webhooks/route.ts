@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
  */
 export const POST = route(async (request: Request) => {
   requireSameOrigin(request);
-  requireOperator(request);
+  await requireOperator(request);
   const body = parseInput(webhookRequest, await readJson(request), "body");
   const runtime = getRuntime();
   const { engine, standin, config } = runtime;

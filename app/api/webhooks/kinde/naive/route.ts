@@ -11,6 +11,6 @@ export const dynamic = "force-dynamic";
  * show, on a test account, what the inbox prevents.
  */
 export const POST = route(async (request) => {
-  requireOperator(request);
+  await requireOperator(request);
   return json(await naiveIntake(request, runtimeIntakeDeps(getRuntime(), true, "naive handler")));
 });

@@ -17,7 +17,7 @@ const featuresParam = z
 
 /** Reads the account's agreement, limits and current-cycle usage from the provider in use (reads only). ?features=tokens,clicks */
 export const GET = route(async (request: Request, context: Context) => {
-  requireOperator(request);
+  await requireOperator(request);
   const { id } = await context.params;
   const features = parseInput(featuresParam, new URL(request.url).searchParams.get("features") ?? undefined, "features").split(",");
   const { engine, provider } = getRuntime();

@@ -10,7 +10,7 @@ type Context = { params: Promise<{ id: string }> };
 
 /** What the stand-in answers for the account, feature by feature: the plan's limit, the operator's, and the one in force. */
 export const GET = route(async (request: Request, context: Context) => {
-  requireOperator(request);
+  await requireOperator(request);
   const { id } = await context.params;
   return json(await getRuntime().engine.run(standin.limits, { accountId: id }));
 });
@@ -18,7 +18,7 @@ export const GET = route(async (request: Request, context: Context) => {
 /** Sets one feature's limit for the account: `{ "featureCode": "tokens", "limitMax": 250 }` (null: unlimited; "plan": the plan's again). */
 export const PUT = route(async (request: Request, context: Context) => {
   requireSameOrigin(request);
-  requireOperator(request);
+  await requireOperator(request);
   const { id } = await context.params;
   const body = parseInput(limitRequest, await readJson(request), "body");
   const { engine } = getRuntime();

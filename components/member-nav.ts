@@ -1,0 +1,2 @@
+/** The member area's sections (/account/…). Each part adds its member page here, one line: every page must call requireMemberSession(). */
+export const memberSections: readonly { href: string; label: string }[] = [{ href: "/account", label: "Budget and usage" }];

@@ -1,0 +1,27 @@
+/** The audit log over Convex (convex/tables/audit.ts). */
+import type { AuditEntry, AuditRepo } from "../../../lib/audit/repo";
+import { strip, type Db } from "./db";
+
+export function auditRepo(db: Db): AuditRepo {
+  return {
+    async insert(entry) {
+      await db.insert("auditLog", entry);
+    },
+    async list({ limit, beforeSortKey }) {
+      const docs = await db
+        .query("auditLog")
+        .withIndex("by_sort_key", (q) => (beforeSortKey === undefined ? q : q.lt("sortKey", beforeSortKey)))
+        .order("desc")
+        .take(Math.min(limit, 200));
+      return docs.map((d) => strip(d) as AuditEntry);
+    },
+    async listByAccount(accountId, { limit, beforeSortKey }) {
+      const docs = await db
+        .query("auditLog")
+        .withIndex("by_account", (q) => (beforeSortKey === undefined ? q.eq("accountId", accountId) : q.eq("accountId", accountId).lt("sortKey", beforeSortKey)))
+        .order("desc")
+        .take(Math.min(limit, 200));
+      return docs.map((d) => strip(d) as AuditEntry);
+    },
+  };
+}

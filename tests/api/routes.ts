@@ -1,0 +1,239 @@
+/**
+ * The route table the isolation and fuzz suites are generated from.
+ *
+ * Every exported method of every app/api/**\/route.ts must have an entry here
+ * (tests/api/isolation.test.ts discovers them and fails on a missing one).
+ * An entry says who may call the route and how to call it:
+ *  - access "public": anyone (with the reason it is safe);
+ *  - access "operator": the operator only; an account's key or member gets 403;
+ *  - access "account": an account's key or member, for that account only.
+ *    `call(world, whose)` builds the request for A's own resource ("own"),
+ *    B's resource ("other") and one that does not exist ("missing"); with A's
+ *    credentials, "other" must answer exactly like "missing" (404).
+ * and how to send it malformed input (`fuzz`): the valid shape, each field's
+ * kind (so the fuzzer can make a value that is surely invalid), and which
+ * fields are required.
+ *
+ * When a part adds a route, it adds its entry here, and any fixtures its
+ * "other" call needs to `worldSteps` (B's job, link, event…).
+ */
+import * as accountsRoute from "../../app/api/v1/accounts/route";
+import { newToken, sha256Hex } from "../../lib/auth/tokens";
+import * as keys from "../../lib/keys/scripts";
+import { generateApiKey } from "../../lib/keys/token";
+import * as people from "../../lib/people/scripts";
+import { getRuntime } from "../../lib/runtime";
+import type { ApiHarness } from "./harness";
+import { memberOf, setupOperator } from "./people";
+
+export type Kind = (
+  | { kind: "text"; max: number; min?: number }
+  | { kind: "int"; min: number; max: number }
+  | { kind: "id"; prefix: string }
+  | { kind: "email" }
+  | { kind: "token" }
+  | { kind: "password" }
+  | { kind: "enum"; values: string[] }
+  | { kind: "date" }
+) & { nullable?: true };
+
+export interface Party {
+  accountId: string;
+  key: string;
+  keyId: string;
+  memberCookie: string;
+}
+
+export interface World {
+  a: Party;
+  b: Party;
+  operatorCookie: string;
+  /** A live member invite (for fuzzing the accept form with a link that exists). */
+  inviteToken: string;
+  /** Ids a part's fixtures add: world.extra["b.jobId"], … */
+  extra: Record<string, string>;
+}
+
+export type Whose = "own" | "other" | "missing";
+
+export interface Call {
+  path: string;
+  params?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface Fuzz {
+  /** A valid target: path and params. */
+  target(world: World): { path: string; params?: Record<string, string> };
+  /** Whose credentials the malformed requests carry. */
+  auth: "operator" | "account" | "none";
+  /** A JSON or form body: its valid shape, each field's kind, the required ones. */
+  body?: { encoding: "json" | "form"; valid(world: World): Record<string, string | number | null>; fields: Record<string, Kind>; required: string[] };
+  /** Query parameters (GET): each one's kind. */
+  query?: Record<string, Kind>;
+  /** Path parameters the fuzzer may replace with garbage. */
+  params?: string[];
+  /** A route that takes no input cannot get malformed input: the statuses it may answer. */
+  noInput?: number[];
+}
+
+export type Entry = ({ access: "public"; why: string } | { access: "operator" } | { access: "account"; call(world: World, whose: Whose): Call }) & { fuzz: Fuzz };
+
+const MISSING_ACCOUNT = "acct_0000000000000000000z";
+const MISSING_KEY = "key_0000000000000000000z";
+const accountOf = (w: World, whose: Whose) => (whose === "own" ? w.a.accountId : whose === "other" ? w.b.accountId : MISSING_ACCOUNT);
+
+const ACCOUNT_BODY = {
+  name: { kind: "text", max: 100, min: 1 },
+  kindeCustomerId: { kind: "id", prefix: "customer" },
+  plan: { kind: "enum", values: ["free", "pro"] },
+} satisfies Record<string, Kind>;
+
+export const routes: Record<string, Entry> = {
+  "GET /api/health": { access: "public", why: "engine and schedule state; no account data", fuzz: { target: () => ({ path: "/api/health" }), auth: "none", noInput: [200] } },
+
+  "POST /api/session": {
+    access: "public",
+    why: "sign-in form",
+    fuzz: {
+      target: () => ({ path: "/api/session" }),
+      auth: "none",
+      body: { encoding: "form", valid: () => ({ email: "ana@example.com", password: "x" }), fields: { email: { kind: "email" }, password: { kind: "password" } }, required: ["email", "password"] },
+    },
+  },
+  "DELETE /api/session": { access: "public", why: "sign-out: ends the caller's own session", fuzz: { target: () => ({ path: "/api/session" }), auth: "none", noInput: [204, 403] } },
+  "POST /api/session/signout": { access: "public", why: "sign-out form", fuzz: { target: () => ({ path: "/api/session/signout" }), auth: "none", noInput: [303, 403] } },
+  "GET /api/session/kinde": { access: "public", why: "Kinde's return to us; 404 unless Kinde sign-in is on", fuzz: { target: () => ({ path: "/api/session/kinde" }), auth: "none", noInput: [404] } },
+  "GET /api/auth/[kindeAuth]": {
+    access: "public",
+    why: "Kinde's OAuth endpoints; 404 unless Kinde sign-in is on",
+    fuzz: { target: () => ({ path: "/api/auth/login", params: { kindeAuth: "login" } }), auth: "none", params: ["kindeAuth"], noInput: [404] },
+  },
+  "POST /api/setup": {
+    access: "public",
+    why: "first-run form; works once, with the setup token",
+    fuzz: {
+      target: () => ({ path: "/api/setup" }),
+      auth: "none",
+      body: {
+        encoding: "form",
+        valid: () => ({ setupToken: "tb_setup_aaaaaaaaaaaaaaaaaaaaaaaa", email: "eve@example.com", name: "Eve", password: "a long enough password" }),
+        fields: { setupToken: { kind: "token" }, email: { kind: "email" }, name: { kind: "text", max: 100, min: 1 }, password: { kind: "password" } },
+        required: ["setupToken", "email", "name", "password"],
+      },
+    },
+  },
+  "POST /api/invites/accept": {
+    access: "public",
+    why: "invite form; works once, with the link's token",
+    fuzz: {
+      target: () => ({ path: "/api/invites/accept" }),
+      auth: "none",
+      body: {
+        encoding: "form",
+        valid: (w) => ({ token: w.inviteToken, name: "Fuzz", password: "a long enough password" }),
+        fields: { token: { kind: "token" }, name: { kind: "text", max: 100, min: 1 }, password: { kind: "password" } },
+        required: ["token", "name", "password"],
+      },
+    },
+  },
+
+  "POST /api/v1/accounts": {
+    access: "operator",
+    fuzz: { target: () => ({ path: "/api/v1/accounts" }), auth: "operator", body: { encoding: "json", valid: () => ({ name: "Fuzz" }), fields: ACCOUNT_BODY, required: ["name"] } },
+  },
+  "GET /api/v1/accounts": {
+    access: "operator",
+    fuzz: { target: () => ({ path: "/api/v1/accounts" }), auth: "operator", query: { limit: { kind: "int", min: 1, max: 200 }, after: { kind: "id", prefix: "acct" } } },
+  },
+  "GET /api/v1/accounts/[id]": {
+    access: "account",
+    call: (w, whose) => ({ path: `/api/v1/accounts/${accountOf(w, whose)}`, params: { id: accountOf(w, whose) } }),
+    fuzz: { target: (w) => ({ path: `/api/v1/accounts/${w.a.accountId}`, params: { id: w.a.accountId } }), auth: "account", params: ["id"] },
+  },
+  "PATCH /api/v1/accounts/[id]": {
+    access: "operator",
+    fuzz: {
+      target: (w) => ({ path: `/api/v1/accounts/${w.a.accountId}`, params: { id: w.a.accountId } }),
+      auth: "operator",
+      params: ["id"],
+      body: {
+        encoding: "json",
+        valid: () => ({ name: "Renamed" }),
+        fields: { name: ACCOUNT_BODY.name, kindeCustomerId: { ...ACCOUNT_BODY.kindeCustomerId, nullable: true }, cycleAnchorMs: { kind: "date", nullable: true } },
+        required: [],
+      },
+    },
+  },
+  "GET /api/v1/accounts/[id]/keys": {
+    access: "account",
+    call: (w, whose) => ({ path: `/api/v1/accounts/${accountOf(w, whose)}/keys`, params: { id: accountOf(w, whose) } }),
+    fuzz: { target: (w) => ({ path: `/api/v1/accounts/${w.a.accountId}/keys`, params: { id: w.a.accountId } }), auth: "account", params: ["id"] },
+  },
+  "POST /api/v1/accounts/[id]/keys": {
+    access: "operator",
+    fuzz: {
+      target: (w) => ({ path: `/api/v1/accounts/${w.a.accountId}/keys`, params: { id: w.a.accountId } }),
+      auth: "operator",
+      params: ["id"],
+      body: { encoding: "json", valid: () => ({ ratePerMinute: 60 }), fields: { ratePerMinute: { kind: "int", min: 1, max: 100_000 } }, required: [] },
+    },
+  },
+  "DELETE /api/v1/accounts/[id]/keys/[keyId]": {
+    access: "operator",
+    fuzz: {
+      target: () => ({ path: `/api/v1/accounts/${MISSING_ACCOUNT}/keys/${MISSING_KEY}`, params: { id: MISSING_ACCOUNT, keyId: MISSING_KEY } }),
+      auth: "operator",
+      params: ["id", "keyId"],
+      noInput: [404],
+    },
+  },
+  "GET /api/v1/audit": {
+    access: "operator",
+    fuzz: { target: () => ({ path: "/api/v1/audit" }), auth: "operator", query: { limit: { kind: "int", min: 1, max: 200 }, accountId: { kind: "id", prefix: "acct" }, before: { kind: "token" } } },
+  },
+};
+
+/** Fixtures beyond the two accounts; each part appends what its "other" calls need (B's job, link, event). */
+export const worldSteps: ((world: World, api: ApiHarness) => Promise<void>)[] = [];
+
+async function party(api: ApiHarness, name: string): Promise<Party> {
+  const opened = await api.call(accountsRoute.POST, { method: "POST", path: "/api/v1/accounts", body: { name } });
+  const { account, apiKey } = opened.body as { account: { id: string }; apiKey: { id: string; key: string } };
+  const memberCookie = await memberOf(api, account.id, `member@${name.toLowerCase()}.test`);
+  return { accountId: account.id, key: apiKey.key, keyId: apiKey.id, memberCookie };
+}
+
+/** Two accounts (A and B) with a key and a signed-in member each, an operator session, and each part's fixtures. */
+export async function buildWorld(api: ApiHarness): Promise<World> {
+  const operatorCookie = await setupOperator(api);
+  const a = await party(api, "A");
+  const b = await party(api, "B");
+  // The fuzz sends thousands of requests with A's key; give it room so the rate limit is not what answers.
+  const engine = getRuntime().engine;
+  const made = generateApiKey();
+  const fast = await engine.run(keys.create, { accountId: a.accountId, hash: made.hash, prefix: made.prefix, last4: made.last4, ratePerMinute: 100_000, actor: { kind: "system", id: null, label: "test" } });
+  a.key = made.token;
+  a.keyId = fast.id;
+  const inviteToken = newToken();
+  await engine.run(people.invite, { role: "member", accountId: a.accountId, email: "unused@a.test", tokenHash: sha256Hex(inviteToken), actor: { kind: "system", id: null, label: "test" } });
+  const world: World = { a, b, operatorCookie, inviteToken, extra: {} };
+  for (const step of worldSteps) await step(world, api);
+  return world;
+}
+
+export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/** Every route file's exported methods, as "METHOD /api/…" keys. */
+export async function discoverRoutes(): Promise<{ key: string; handler: (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response> }[]> {
+  const files = import.meta.glob("../../app/api/**/route.ts");
+  const found = [];
+  for (const [file, load] of Object.entries(files)) {
+    const pattern = file.replace("../../app", "").replace(/\/route\.ts$/, "");
+    const mod = (await load()) as Record<string, unknown>;
+    for (const method of METHODS) {
+      if (typeof mod[method] === "function") found.push({ key: `${method} ${pattern}`, handler: mod[method] as never });
+    }
+  }
+  return found.sort((x, y) => x.key.localeCompare(y.key));
+}
