@@ -5,7 +5,7 @@ const config = [
   ...nextVitals,
   ...nextTs,
   {
-    ignores: [".next/**", ".next-*/**", "node_modules/**", "convex/_generated/**", ".tollbooth/**", ".tollbooth-kinde-fake/**", "next-env.d.ts"],
+    ignores: [".next/**", ".next-*/**", "dist/**", "node_modules/**", "convex/_generated/**", ".tollbooth/**", ".tollbooth-kinde-fake/**", "next-env.d.ts"],
   },
   {
     rules: {

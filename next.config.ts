@@ -1,11 +1,6 @@
 import fs from "node:fs";
 import type { NextConfig } from "next";
-
-const securityHeaders = [
-  { key: "X-Content-Type-Options", value: "nosniff" },
-  { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-  { key: "X-Frame-Options", value: "DENY" },
-];
+import { securityHeaders } from "./lib/http/headers";
 
 // Tests and side servers (npm run dev:kinde-fake) run with their own build
 // folder so they never fight a developer's `npm run dev`. Next.js adds each
@@ -26,7 +21,7 @@ const config: NextConfig = {
   poweredByHeader: false,
   typedRoutes: false,
   async headers() {
-    return [{ source: "/:path*", headers: securityHeaders }];
+    return [{ source: "/:path*", headers: [...securityHeaders] }];
   },
 };
 

@@ -8,6 +8,9 @@ import { defineSchema } from "convex/server";
 import { accountsTables } from "./tables/accounts";
 import { usageTables } from "./tables/usage";
 import { apiKeysTables } from "./tables/apiKeys";
+import { gateTables } from "./tables/gate";
+import { linksTables } from "./tables/links";
+import { meterTables } from "./tables/meter";
 import { inboxTables } from "./tables/inbox";
 import { standinTables } from "./tables/standin";
 
@@ -15,6 +18,9 @@ export default defineSchema({
   ...accountsTables,
   ...usageTables,
   ...apiKeysTables,
+  ...gateTables,
+  ...linksTables,
+  ...meterTables,
   ...inboxTables,
   ...standinTables,
 });

@@ -29,6 +29,8 @@ export interface Runtime {
   standin: StandinProvider;
   operator: OperatorSecrets;
   scheduler: Scheduler | null;
+  /** startRuntime ran (the production server and Next.js's instrumentation both call it; the second call does nothing). */
+  started: boolean;
   startedAtMs: number;
 }
 
@@ -46,7 +48,7 @@ function createRuntime(): Runtime {
   const operator = loadOperatorSecrets(config.dataDir, config.operatorTokenOverride);
   const provider = createProvider({ provider: config.provider, timeoutMs: config.providerTimeoutMs, kinde: config.kinde }, engine);
   const standin = provider instanceof StandinProvider ? provider : new StandinProvider(engine, { callTimeoutMs: config.providerTimeoutMs });
-  return { config, engine, provider, standin, operator, scheduler: null, startedAtMs: Date.now() };
+  return { config, engine, provider, standin, operator, scheduler: null, started: false, startedAtMs: Date.now() };
 }
 
 function createEngine(config: Config): Engine {
@@ -71,7 +73,8 @@ export function orchestrationContext(engine: Engine, provider: BillingProvider):
  */
 export function startRuntime(): Runtime {
   const runtime = getRuntime();
-  if (runtime.scheduler) return runtime;
+  if (runtime.started) return runtime;
+  runtime.started = true;
   if (runtime.operator.created) {
     console.log(
       [

@@ -9,22 +9,11 @@
  *   npm run dev:kinde-fake            # app on a free port (or PORT=3100)
  */
 import { spawn } from "node:child_process";
-import net from "node:net";
+import { freePort } from "./lib/net";
 import path from "node:path";
 import { FakeKinde } from "../tests/fakes/kinde-server";
 
 const CLIENT = { clientId: "dev_fake_m2m_client", clientSecret: "dev_fake_m2m_secret_not_a_real_one" };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 async function main() {
   const fake = await new FakeKinde({ clients: [CLIENT], control: true, port: process.env.KINDE_FAKE_PORT ? Number(process.env.KINDE_FAKE_PORT) : 0 }).start();

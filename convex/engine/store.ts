@@ -7,6 +7,9 @@ import type { Store } from "../../lib/store/port";
 import { accountsRepo } from "./repos/accounts";
 import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
+import { gateRepo } from "./repos/gate";
+import { linksRepo } from "./repos/links";
+import { meterRepo } from "./repos/meter";
 import { allowanceRepo, inboxRepo } from "./repos/inbox";
 import { standinRepo } from "./repos/standin";
 import type { Db } from "./repos/db";
@@ -16,6 +19,9 @@ export function createConvexStore(db: Db): Store {
     accounts: accountsRepo(db),
     usage: usageRepo(db),
     apiKeys: apiKeysRepo(db),
+    gate: gateRepo(db),
+    links: linksRepo(db),
+    meter: meterRepo(db),
     inbox: inboxRepo(db),
     allowance: allowanceRepo(db),
     standin: standinRepo(db),

@@ -20,8 +20,8 @@ export const providerEnvShape = {
   KINDE_AUDIENCE: optionalString,
   KINDE_JWKS_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
   KINDE_PAGE_SIZE: int(1, 500, 100),
-  KINDE_METER_READ_PATH: z.preprocess(emptyToUndefined, z.string().regex(/^(off|\/[A-Za-z0-9_\-/.{}]*)$/, "off, or a path starting with /").optional()),
-  KINDE_METER_READ_ALL_CYCLES_PARAM: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_]+=[A-Za-z0-9_]+$/, "name=value").default("all_cycles=true")),
+  KINDE_METER_READ_PATH: z.preprocess(emptyToUndefined, z.string().regex(/^(off|\/[A-Za-z0-9_\-/.{}]*)$/, "expected off, or a path starting with /").optional()),
+  KINDE_METER_READ_ALL_CYCLES_PARAM: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_]+=[A-Za-z0-9_]+$/, "expected name=value").default("all_cycles=true")),
   KINDE_METER_READ_PARAMS: z.preprocess(emptyToUndefined, z.string().max(500).default("")),
 };
 
@@ -55,7 +55,7 @@ export function providerEnvProblems(env: ProviderEnv): { path: string; message: 
   if (env.TOLLBOOTH_PROVIDER !== "kinde") return [];
   return (["KINDE_DOMAIN", "KINDE_M2M_CLIENT_ID", "KINDE_M2M_CLIENT_SECRET"] as const)
     .filter((name) => !env[name])
-    .map((name) => ({ path: name, message: `required when TOLLBOOTH_PROVIDER=kinde (see README, "Connecting Kinde")` }));
+    .map((name) => ({ path: name, message: `expected a value: required when TOLLBOOTH_PROVIDER=kinde (see README, "Connecting Kinde")` }));
 }
 
 export function toProviderSettings(env: ProviderEnv): ProviderSettings {

@@ -4,6 +4,9 @@
  * Each part adds its jobs here (the gate's sweeper, the meter's reporter and
  * reconciler, the inbox worker).
  */
+import { sweepExpiredJobs } from "../gate/orchestrate";
+import { sweepIntervalMs } from "../gate/settings";
+import { meterSchedules } from "../meter/schedules";
 import { INBOX_WORKER_SCHEDULE, runInboxWorker, WORKER_INTERVAL_MS } from "../inbox/worker";
 import type { OrchestrationContext } from "../orchestrations/context";
 
@@ -15,6 +18,9 @@ export interface Schedule {
 }
 
 export const schedules: readonly Schedule[] = [
+  // Part A: running jobs whose lease ran out are settled as expired, in bounded batches.
+  { name: "gate-sweep", intervalMs: sweepIntervalMs(), run: async (ctx) => void (await sweepExpiredJobs(ctx)) },
+  ...meterSchedules,
   // The inbox worker (Part C): also started after every intake answer; this catches retries whose wait is over and dead workers' leases.
   {
     name: INBOX_WORKER_SCHEDULE,

@@ -4,14 +4,17 @@
  * same objects (tests/contract/registry.test.ts checks that none is missing).
  */
 import * as accounts from "../accounts/scripts";
+import * as gate from "../gate/scripts";
 import * as inbox from "../inbox/scripts";
 import * as inboxNaive from "../inbox/naive-scripts";
 import * as standin from "../standin/scripts";
 import * as keys from "../keys/scripts";
+import * as links from "../links/scripts";
+import * as meter from "../meter/scripts";
 import * as usage from "../usage/scripts";
 import type { Script } from "./define";
 
-const modules = { accounts, usage, keys, inbox, inboxNaive, standin } as const;
+const modules = { accounts, usage, keys, standin, gate, links, meter, inbox, inboxNaive } as const;
 
 function collect(): Record<string, Script> {
   const out: Record<string, Script> = {};

@@ -9,9 +9,9 @@
  */
 import { z } from "zod";
 import { AppError } from "../errors";
-import { CYCLE_PATTERN, periodStartAt } from "../provider/cycle";
 import { mutation, query } from "../scripts/define";
 import type { Tx } from "../store/port";
+import { cycleOf } from "../usage/cycle";
 import { DEFAULT_PLAN_CODE, planOf, STANDIN_PLANS } from "./catalog";
 import { applyMeterWrite, decideCall, defaultAnchorMs, SCOPE_OF, type StandinOperation } from "./decide";
 import type { FaultKind, StandinAgreement, StandinFault } from "./repo";
@@ -21,7 +21,7 @@ export const RECORDS_LIMIT_MAX = 200;
 
 const accountId = z.string().regex(/^acct_[0-9a-z]{20}$/, "an account id (acct_ followed by 20 characters)");
 const featureCode = z.string().regex(/^[A-Za-z0-9_.\-]{1,100}$/, "a feature code such as tokens or clicks");
-const cycle = z.string().regex(CYCLE_PATTERN, "a cycle named YYYY-MM");
+const cycle = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, "a cycle named YYYY-MM");
 const wholeUnits = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 // ---------------------------------------------------------------- call outcomes
@@ -88,7 +88,7 @@ function agreementView(agreement: StandinAgreement, nowMs: number) {
     id: agreement.id,
     planCode: agreement.planCode,
     anchorMs: agreement.anchorMs,
-    currentPeriodStartMs: periodStartAt(agreement.anchorMs, nowMs),
+    currentPeriodStartMs: cycleOf(nowMs, agreement.anchorMs).startMs,
   };
 }
 

@@ -7,8 +7,11 @@
  * only stores and fetches rows.
  */
 import type { AccountsRepo } from "../accounts/repo";
-import type { AllowanceRepo, InboxRepo } from "../inbox/repo";
+import type { GateRepo } from "../gate/repo";
 import type { ApiKeysRepo } from "../keys/repo";
+import type { LinksRepo } from "../links/repo";
+import type { MeterRepo } from "../meter/repo";
+import type { AllowanceRepo, InboxRepo } from "../inbox/repo";
 import type { StandinRepo } from "../standin/repo";
 import type { UsageRepo } from "../usage/repo";
 
@@ -16,6 +19,9 @@ export interface Store {
   accounts: AccountsRepo;
   usage: UsageRepo;
   apiKeys: ApiKeysRepo;
+  gate: GateRepo;
+  links: LinksRepo;
+  meter: MeterRepo;
   inbox: InboxRepo;
   allowance: AllowanceRepo;
   standin: StandinRepo;
@@ -33,4 +39,4 @@ export interface Tx {
 }
 
 /** Every id prefix the product hands out, in one table (see lib/ids.ts). */
-export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run" | "rcp" | "lease" | "agreement" | "mrec" | "event" | "msg";
+export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run" | "evd" | "rcp" | "lease" | "agreement" | "mrec" | "event" | "msg";

@@ -6,9 +6,10 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import { freePort } from "../../scripts/lib/net";
 import { tempDataDir } from "../contract/engines";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -19,16 +20,7 @@ if (!chromiumAvailable) {
   console.warn(`SKIPPING browser tests: ${message}`);
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
+export { freePort };
 
 export interface RunningServer {
   url: string;
@@ -49,7 +41,7 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
   child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`next dev exited early:\n${output}`);
     try {
@@ -58,7 +50,7 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`next dev did not answer within 60 s:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`next dev did not answer within 180 s:\n${output}`);
     await new Promise((r) => setTimeout(r, 250));
   }
   return {
@@ -76,8 +68,12 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
   };
 }
 
+/**
+ * Pages wait long for navigation: `next dev` compiles each page on its first
+ * visit, which takes tens of seconds on a loaded 2-core machine.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
@@ -90,4 +86,31 @@ export async function launchBrowser(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    page.setDefaultTimeout(90_000);
+    page.setDefaultNavigationTimeout(180_000);
+    return page;
+  };
+  return browser;
+}
+
+/** A dev server and a browser for the surrounding describe block, started once and stopped after its tests. */
+export function useServerAndBrowser(env: Record<string, string> = {}): { server(): RunningServer; browser(): Browser } {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startDevServer(env);
+    browser = await launchBrowser();
+  }, 240_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  const need = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`useServerAndBrowser: no ${what} outside a test`);
+    return value;
+  };
+  return { server: () => need(server, "server"), browser: () => need(browser, "browser") };
 }

@@ -6,20 +6,26 @@ import { sendWebhookAction, setLimitAction, type LimitFormState, type WebhookFor
 const field = "mt-1 rounded-md border border-stone-300 px-2 py-1.5 text-sm";
 type AccountOption = { id: string; name: string };
 
+function AccountSelect({ accounts }: { accounts: AccountOption[] }) {
+  return (
+    <label className="flex flex-col text-sm">
+      Account
+      <select name="accountId" required className={field}>
+        {accounts.map((a) => (
+          <option key={a.id} value={a.id}>
+            {a.name} ({a.id})
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export function LimitForm({ accounts, features }: { accounts: AccountOption[]; features: string[] }) {
   const [state, action, pending] = useActionState<LimitFormState, FormData>(setLimitAction, { error: null, done: null });
   return (
     <form action={action} className="flex flex-wrap items-end gap-3" aria-label="Set a limit">
-      <label className="flex flex-col text-sm">
-        Account
-        <select name="accountId" required className={field}>
-          {accounts.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.name} ({a.id})
-            </option>
-          ))}
-        </select>
-      </label>
+      <AccountSelect accounts={accounts} />
       <label className="flex flex-col text-sm">
         Feature
         <input name="featureCode" list="feature-codes" required defaultValue={features[0]} className={`${field} w-32 font-mono`} />
@@ -46,16 +52,7 @@ export function WebhookForm({ accounts, eventTypes, plans }: { accounts: Account
   const [state, action, pending] = useActionState<WebhookFormState, FormData>(sendWebhookAction, { error: null, done: null, deliveries: [] });
   return (
     <form action={action} className="flex flex-wrap items-end gap-3" aria-label="Send a webhook">
-      <label className="flex flex-col text-sm">
-        Account
-        <select name="accountId" required className={field}>
-          {accounts.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.name} ({a.id})
-            </option>
-          ))}
-        </select>
-      </label>
+      <AccountSelect accounts={accounts} />
       <label className="flex flex-col text-sm">
         Event
         <select name="type" className={field}>

@@ -1,34 +1,4 @@
-import * as accounts from "@/lib/accounts/scripts";
-import { authenticate, requireOperatorPrincipal } from "@/lib/http/auth";
-import { json, readJson, requireSameOrigin, route } from "@/lib/http/api";
-import { generateApiKey } from "@/lib/keys/token";
-import { getRuntime } from "@/lib/runtime";
-import { parseInput } from "@/lib/validation";
+// The handlers live in lib/api/accounts.ts so the production server can call them without Next.js's router.
+export { openAccount as POST, listAccounts as GET } from "@/lib/api/accounts";
 
 export const dynamic = "force-dynamic";
-
-/** Operator: opens an account and returns its id and first API key (shown this once). */
-export const POST = route(async (request: Request) => {
-  requireSameOrigin(request);
-  requireOperatorPrincipal(await authenticate(request));
-  const args = parseInput(accounts.createAccountArgs, await readJson(request), "body");
-  const key = generateApiKey();
-  const { account, keyId } = await getRuntime().engine.run(accounts.open, {
-    ...args,
-    key: { hash: key.hash, prefix: key.prefix, last4: key.last4 },
-  });
-  return json({ account, apiKey: { id: keyId, key: key.token } }, 201);
-});
-
-/** Operator: one page of accounts. */
-export const GET = route(async (request: Request) => {
-  requireOperatorPrincipal(await authenticate(request));
-  const url = new URL(request.url);
-  const query = parseInput(
-    accounts.list.args,
-    { limit: Number(url.searchParams.get("limit") ?? "50"), afterId: url.searchParams.get("after") ?? undefined },
-    "query",
-  );
-  const page = await getRuntime().engine.run(accounts.list, query);
-  return json(page);
-});

@@ -1,4 +1,6 @@
 import { notFound } from "next/navigation";
+import { BudgetSection } from "@/components/account/budget-section";
+import { UsageSection } from "@/components/account/usage-section";
 import { BillingEventsSection } from "@/components/account/billing-events-section";
 import { PageHeader } from "@/components/page-header";
 import * as accounts from "@/lib/accounts/scripts";
@@ -35,6 +37,8 @@ export default async function AccountPage({ params }: { params: Promise<{ id: st
       </dl>
       <div className="mt-8 space-y-8">
         {/* part sections go here, one line each */}
+        <BudgetSection accountId={account.id} />
+        <UsageSection account={account} />
         <BillingEventsSection accountId={account.id} />
       </div>
     </>
