@@ -7,7 +7,7 @@ export async function DeadEventsBanner() {
   const { dead, cap } = await getRuntime().engine.run(inbox.deadCount, {});
   if (dead === 0) return null;
   return (
-    <div role="alert" className="mb-6 rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-900">
+    <div role="alert" data-testid="dead-banner" className="mb-6 rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-900">
       <strong>
         {dead >= cap ? `${cap}+` : dead} billing event{dead === 1 ? " is" : "s are"} dead
       </strong>{" "}

@@ -28,7 +28,7 @@ export function EventTable({ events, showAccount = true }: { events: InboxEventV
                 {utc(e.occurredAtMs)}
                 <div className="font-mono text-xs text-stone-500">{e.id}</div>
               </td>
-              <td className="pr-3 font-mono text-xs">{e.type}</td>
+              <td className="pr-3 font-mono text-xs" data-cell="type">{e.type}</td>
               {showAccount ? (
                 <td className="pr-3 font-mono text-xs">
                   {e.accountId ? (
@@ -45,7 +45,7 @@ export function EventTable({ events, showAccount = true }: { events: InboxEventV
               </td>
               <td className="pr-3">{e.attempts}</td>
               <td className="pr-3 whitespace-nowrap">{e.status === "failed" ? utc(e.dueAtMs) : e.status === "processing" ? `lease to ${utc(e.dueAtMs)}` : "—"}</td>
-              <td className="pr-3">{e.seenCount}</td>
+              <td className="pr-3" data-cell="copies">{e.seenCount}</td>
               <td className="pr-3 max-w-md">
                 {e.result ?? (e.status === "received" ? "waiting for the worker" : "")}
                 {e.lastError && e.status !== "dead" ? <div className="text-xs text-orange-800">last error: {e.lastError}</div> : null}

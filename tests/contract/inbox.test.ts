@@ -5,6 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import * as accounts from "../../lib/accounts/scripts";
+import * as gate from "../../lib/gate/scripts";
+import * as meter from "../../lib/meter/scripts";
 import type { Engine } from "../../lib/engine/types";
 import * as inbox from "../../lib/inbox/scripts";
 import { runInboxWorker } from "../../lib/inbox/worker";
@@ -230,5 +232,25 @@ describe.each(engines)("inbox (%s)", (_name, make) => {
     expect(posts[0]!.url).toBe("https://alerts.example/hook");
     expect(posts[0]!.body).toMatchObject({ alert: "inbox.event_dead", inboxEventId, attempts: 6, lastError: "handler bug" });
     expect(String(posts[0]!.body.text)).toMatch(/needs a person/);
+  });
+  test("a plan event drops the gate's cached limit and a meter event queues a reconcile, in the apply transaction", async () => {
+    const { accountId, customerId } = await customer();
+    const claim = await engine().run(gate.claimLimitRead, { accountId, feature: "tokens", source: "test" });
+    await engine().run(gate.storeLimit, { accountId, feature: "tokens", claimedAtMs: claim.claimedAtMs, source: "test", limit: { kind: "limited", max: 100_000 } });
+    const cached = async () => (await engine().run(gate.budget, { accountId, feature: "tokens" })).cachedLimit;
+    expect(await cached()).toMatchObject({ kind: "limited", maxUnits: 100_000 });
+
+    await engine().run(inbox.receive, receiveArgs({ type: "customer.plan_changed", customerId, plan: "pro" }));
+    const c = await claimOne(engine());
+    await expect(engine().run(inbox.apply, { inboxEventId: c.id, leaseToken: c.leaseToken, interruptAfterFirstWrite: true })).rejects.toThrow();
+    expect(await cached()).not.toBeNull(); // rolled back with the rest
+    await engine().run(inbox.apply, { inboxEventId: c.id, leaseToken: c.leaseToken });
+    expect(await cached()).toBeNull();
+
+    await engine().run(inbox.receive, receiveArgs({ type: "customer.meter_usage_updated", customerId }));
+    const m = await claimOne(engine());
+    expect(await engine().run(inbox.apply, { inboxEventId: m.id, leaseToken: m.leaseToken })).toEqual({ outcome: "applied", result: "reconcile of this account's meter queued" });
+    const { requests } = await engine().run(meter.takeReconcileRequests, {});
+    expect(requests).toEqual([expect.objectContaining({ accountId, reason: expect.stringMatching(/customer\.meter_usage_updated/) })]);
   });
 });
