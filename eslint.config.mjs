@@ -7,7 +7,7 @@ const config = [
   ...nextVitals,
   ...nextTs,
   {
-    ignores: [".next/**", "node_modules/**", "convex/_generated/**", ".tollbooth/**", "next-env.d.ts"],
+    ignores: [".next/**", ".next-*/**", "dist/**", "node_modules/**", "convex/_generated/**", ".tollbooth/**", ".tollbooth-kinde-fake/**", "next-env.d.ts"],
   },
   {
     rules: {

@@ -1,17 +1,21 @@
+import fs from "node:fs";
 import type { NextConfig } from "next";
+import { securityHeaders } from "./lib/http/headers";
 
-// The content security policy (with frame-ancestors 'none') is set per request, with a nonce, in proxy.ts.
-const securityHeaders = [
-  { key: "X-Content-Type-Options", value: "nosniff" },
-  { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-  { key: "X-Frame-Options", value: "DENY" },
-  { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
-  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
-];
+// Tests and side servers (npm run dev:kinde-fake) run with their own build
+// folder so they never fight a developer's `npm run dev`. Next.js adds each
+// build folder's type paths to the tsconfig it is given, so those servers get
+// a tsconfig of their own (git-ignored, extending tsconfig.json) and the
+// committed tsconfig.json stays as written.
+const distDir = process.env.TOLLBOOTH_DIST_DIR ?? ".next";
+const tsconfigPath = distDir === ".next" ? "tsconfig.json" : `${distDir}.tsconfig.json`;
+if (tsconfigPath !== "tsconfig.json" && !fs.existsSync(tsconfigPath)) {
+  fs.writeFileSync(tsconfigPath, JSON.stringify({ extends: "./tsconfig.json", include: ["next-env.d.ts", "**/*.ts", "**/*.tsx"], exclude: ["node_modules"] }, null, 2));
+}
 
 const config: NextConfig = {
-  // Tests run their own server with its own build folder so they never fight a developer's `npm run dev`.
-  distDir: process.env.TOLLBOOTH_DIST_DIR ?? ".next",
+  distDir,
+  typescript: { tsconfigPath },
   // Native and server-only packages stay out of the bundle.
   serverExternalPackages: ["better-sqlite3"],
   poweredByHeader: false,
@@ -19,7 +23,7 @@ const config: NextConfig = {
   experimental: { serverActions: { bodySizeLimit: "64kb" } },
   typedRoutes: false,
   async headers() {
-    return [{ source: "/:path*", headers: securityHeaders }];
+    return [{ source: "/:path*", headers: [...securityHeaders] }];
   },
 };
 

@@ -7,8 +7,8 @@ export default defineConfig({
     include: ["tests/**/*.test.ts", "lib/**/*.test.ts"],
     // convex-test runs Convex functions in-process; its modules must be inlined.
     server: { deps: { inline: ["convex-test"] } },
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    testTimeout: 240_000,
+    hookTimeout: 240_000,
     pool: "forks",
   },
 });

@@ -13,6 +13,7 @@ export const sections = [
   { href: "/app/inbox", label: "Inbox" },
   { href: "/app/audit", label: "Audit log" },
   { href: "/app/people", label: "Operators" },
+  { href: "/app/provider", label: "Provider" },
 ] as const;
 
 export function Nav() {

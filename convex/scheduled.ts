@@ -5,6 +5,8 @@
  */
 import { v } from "convex/values";
 import { ConvexEngine, type ConvexCaller } from "../lib/engine/convex/engine";
+import { createProvider } from "../lib/provider/factory";
+import { readProviderSettings } from "../lib/provider/settings";
 import { schedules } from "../lib/scheduler/schedules";
 import { internalAction } from "./_generated/server";
 
@@ -19,7 +21,9 @@ export const run = internalAction({
       query: (ref, args) => ctx.runQuery(ref, args),
     };
     const engine = new ConvexEngine(caller, process.env.TOLLBOOTH_SERVER_KEY ?? "", "convex-internal");
-    await schedule.run({ run: engine.run.bind(engine), nowMs: Date.now, log: (m) => console.log(m) });
+    // The deployment's own environment chooses the provider (npx convex env set TOLLBOOTH_PROVIDER …, KINDE_*).
+    const provider = createProvider(readProviderSettings(process.env), engine);
+    await schedule.run({ run: engine.run.bind(engine), provider, nowMs: Date.now, log: (m) => console.log(m) });
     return null;
   },
 });

@@ -10,6 +10,8 @@ import { usageTables } from "./tables/usage";
 import { apiKeysTables } from "./tables/apiKeys";
 import { auditTables } from "./tables/audit";
 import { peopleTables } from "./tables/people";
+import { gateTables } from "./tables/gate";
+import { standinTables } from "./tables/standin";
 
 export default defineSchema({
   ...accountsTables,
@@ -17,4 +19,6 @@ export default defineSchema({
   ...apiKeysTables,
   ...peopleTables,
   ...auditTables,
+  ...gateTables,
+  ...standinTables,
 });

@@ -4,6 +4,7 @@
  */
 import path from "node:path";
 import { z } from "zod";
+import { providerEnvProblems, providerEnvShape, toProviderSettings, type KindeSettings } from "./provider/settings";
 
 const emptyToUndefined = (value: unknown) => (value === "" ? undefined : value);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -13,14 +14,12 @@ const schema = z
     TOLLBOOTH_ENGINE: z.preprocess(emptyToUndefined, z.enum(["sqlite", "convex"]).optional()),
     CONVEX_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
     TOLLBOOTH_SERVER_KEY: optionalString,
-    TOLLBOOTH_PROVIDER: z.preprocess(emptyToUndefined, z.enum(["standin", "kinde"]).default("standin")),
     TOLLBOOTH_DATA_DIR: z.preprocess(emptyToUndefined, z.string().default(".tollbooth")),
     TOLLBOOTH_SCHEDULER: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("on")),
     TOLLBOOTH_OPERATOR_TOKEN: optionalString,
-    KINDE_DOMAIN: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
-    KINDE_M2M_CLIENT_ID: optionalString,
-    KINDE_M2M_CLIENT_SECRET: optionalString,
-    KINDE_AUDIENCE: optionalString,
+    // The provider's variables (TOLLBOOTH_PROVIDER, KINDE_*), shared with Convex's runtime.
+    ...providerEnvShape,
+    // Sign-in (lib/auth): the session signing key, and how operators sign in.
     TOLLBOOTH_SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, "expected a secret of at least 32 characters").optional()),
     TOLLBOOTH_OPERATOR_SIGNIN: z.preprocess(emptyToUndefined, z.enum(["local", "kinde"]).optional()),
     KINDE_CLIENT_ID: optionalString,
@@ -35,19 +34,16 @@ const schema = z
       if (!env.TOLLBOOTH_SERVER_KEY || env.TOLLBOOTH_SERVER_KEY.length < 32)
         ctx.addIssue({ code: "custom", path: ["TOLLBOOTH_SERVER_KEY"], message: "expected a secret of at least 32 characters, set to the same value on the Convex deployment (npx convex env set TOLLBOOTH_SERVER_KEY …)" });
     }
+    for (const problem of providerEnvProblems(env)) ctx.addIssue({ code: "custom", path: [problem.path], message: problem.message });
     if (env.TOLLBOOTH_OPERATOR_SIGNIN === "kinde") {
       if (env.TOLLBOOTH_PROVIDER !== "kinde") ctx.addIssue({ code: "custom", path: ["TOLLBOOTH_OPERATOR_SIGNIN"], message: "expected local unless TOLLBOOTH_PROVIDER=kinde" });
       for (const name of KINDE_AUTH_VARS) {
         if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: `expected a value: required when TOLLBOOTH_OPERATOR_SIGNIN=kinde (see README, "Operators signing in with Kinde")` });
       }
     }
-    if (env.TOLLBOOTH_PROVIDER === "kinde") {
-      for (const name of ["KINDE_DOMAIN", "KINDE_M2M_CLIENT_ID", "KINDE_M2M_CLIENT_SECRET"] as const) {
-        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: `expected a value: required when TOLLBOOTH_PROVIDER=kinde (see README, "Connecting Kinde")` });
-      }
-    }
   });
 
+/** A Kinde back-end web application's variables, for operators signing in with Kinde (@kinde-oss/kinde-auth-nextjs reads them). */
 const KINDE_AUTH_VARS = ["KINDE_CLIENT_ID", "KINDE_CLIENT_SECRET", "KINDE_ISSUER_URL", "KINDE_SITE_URL"] as const;
 
 export interface Config {
@@ -55,10 +51,12 @@ export interface Config {
   convexUrl: string | null;
   serverKey: string | null;
   provider: "standin" | "kinde";
+  /** Every provider call gives up after this many milliseconds. */
+  providerTimeoutMs: number;
   dataDir: string;
   schedulerEnabled: boolean;
   operatorTokenOverride: string | null;
-  kinde: { domain: string; clientId: string; clientSecret: string; audience: string } | null;
+  kinde: KindeSettings | null;
   /** Used instead of the data folder's session-secret file (several servers must share one). */
   sessionSecretOverride: string | null;
   /** How operators sign in: local passwords, or Kinde (TOLLBOOTH_PROVIDER=kinde and the Kinde auth variables). */
@@ -79,26 +77,19 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   }
   const e = result.data;
   const engine = e.TOLLBOOTH_ENGINE ?? (e.CONVEX_URL ? "convex" : "sqlite");
-  const kindeDomain = e.KINDE_DOMAIN?.replace(/\/+$/, "");
+  const provider = toProviderSettings(e);
   return {
     engine,
     convexUrl: e.CONVEX_URL ?? null,
     serverKey: e.TOLLBOOTH_SERVER_KEY ?? null,
-    provider: e.TOLLBOOTH_PROVIDER,
+    provider: provider.provider,
+    providerTimeoutMs: provider.timeoutMs,
     dataDir: path.resolve(e.TOLLBOOTH_DATA_DIR),
     schedulerEnabled: e.TOLLBOOTH_SCHEDULER === "on",
     operatorTokenOverride: e.TOLLBOOTH_OPERATOR_TOKEN ?? null,
+    kinde: provider.kinde,
     sessionSecretOverride: e.TOLLBOOTH_SESSION_SECRET ?? null,
     operatorSignIn:
-      e.TOLLBOOTH_OPERATOR_SIGNIN ?? (e.TOLLBOOTH_PROVIDER === "kinde" && KINDE_AUTH_VARS.every((name) => e[name] !== undefined) ? "kinde" : "local"),
-    kinde:
-      e.TOLLBOOTH_PROVIDER === "kinde" && kindeDomain
-        ? {
-            domain: kindeDomain,
-            clientId: e.KINDE_M2M_CLIENT_ID!,
-            clientSecret: e.KINDE_M2M_CLIENT_SECRET!,
-            audience: e.KINDE_AUDIENCE ?? `${kindeDomain}/api`,
-          }
-        : null,
+      e.TOLLBOOTH_OPERATOR_SIGNIN ?? (provider.provider === "kinde" && KINDE_AUTH_VARS.every((name) => e[name] !== undefined) ? "kinde" : "local"),
   };
 }

@@ -10,14 +10,27 @@ import { SqliteEngine } from "./engine/sqlite/engine";
 import type { Engine } from "./engine/types";
 import { loadOperatorSecrets, type OperatorSecrets } from "./ops/operator";
 import type { OrchestrationContext } from "./orchestrations/context";
+import { createProvider } from "./provider/factory";
+import type { BillingProvider } from "./provider/port";
 import { Scheduler } from "./scheduler/runner";
 import { schedules } from "./scheduler/schedules";
+import { StandinProvider } from "./standin/provider";
 
 export interface Runtime {
   config: Config;
   engine: Engine;
+  /** The billing provider TOLLBOOTH_PROVIDER chose: Kinde, or the stand-in (the default). */
+  provider: BillingProvider;
+  /**
+   * The stand-in, whichever provider is chosen: its operator surface (limits,
+   * fault switches, signed test webhooks) works on its own tables. The same
+   * object as `provider` when the stand-in is the provider.
+   */
+  standin: StandinProvider;
   operator: OperatorSecrets;
   scheduler: Scheduler | null;
+  /** startRuntime ran (the production server and Next.js's instrumentation both call it; the second call does nothing). */
+  started: boolean;
   startedAtMs: number;
 }
 
@@ -33,7 +46,9 @@ function createRuntime(): Runtime {
   const config = readConfig();
   const engine = createEngine(config);
   const operator = loadOperatorSecrets(config.dataDir, config.operatorTokenOverride, config.sessionSecretOverride);
-  return { config, engine, operator, scheduler: null, startedAtMs: Date.now() };
+  const provider = createProvider({ provider: config.provider, timeoutMs: config.providerTimeoutMs, kinde: config.kinde }, engine);
+  const standin = provider instanceof StandinProvider ? provider : new StandinProvider(engine, { callTimeoutMs: config.providerTimeoutMs });
+  return { config, engine, provider, standin, operator, scheduler: null, started: false, startedAtMs: Date.now() };
 }
 
 function createEngine(config: Config): Engine {
@@ -42,9 +57,10 @@ function createEngine(config: Config): Engine {
   return new ConvexEngine(client as unknown as ConvexCaller, config.serverKey!, config.convexUrl!);
 }
 
-export function orchestrationContext(engine: Engine): OrchestrationContext {
+export function orchestrationContext(engine: Engine, provider: BillingProvider): OrchestrationContext {
   return {
     run: engine.run.bind(engine),
+    provider,
     nowMs: Date.now,
     log: (message) => console.log(`[tollbooth] ${message}`),
   };
@@ -57,7 +73,8 @@ export function orchestrationContext(engine: Engine): OrchestrationContext {
  */
 export function startRuntime(): Runtime {
   const runtime = getRuntime();
-  if (runtime.scheduler) return runtime;
+  if (runtime.started) return runtime;
+  runtime.started = true;
   if (runtime.operator.created) {
     console.log(
       [
@@ -82,7 +99,7 @@ export function startRuntime(): Runtime {
     );
   }
   if (runtime.config.engine === "sqlite" && runtime.config.schedulerEnabled) {
-    runtime.scheduler = new Scheduler(schedules, orchestrationContext(runtime.engine));
+    runtime.scheduler = new Scheduler(schedules, orchestrationContext(runtime.engine, runtime.provider));
     runtime.scheduler.start();
   }
   const shutdown = async (signal: string) => {

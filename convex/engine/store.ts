@@ -9,6 +9,8 @@ import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
 import { auditRepo } from "./repos/audit";
 import { peopleRepo } from "./repos/people";
+import { gateRepo } from "./repos/gate";
+import { standinRepo } from "./repos/standin";
 import type { Db } from "./repos/db";
 
 export function createConvexStore(db: Db): Store {
@@ -18,5 +20,7 @@ export function createConvexStore(db: Db): Store {
     apiKeys: apiKeysRepo(db),
     people: peopleRepo(db),
     audit: auditRepo(db),
+    gate: gateRepo(db),
+    standin: standinRepo(db),
   };
 }

@@ -4,6 +4,8 @@
  * Each part adds its jobs here (the gate's sweeper, the meter's reporter and
  * reconciler, the inbox worker).
  */
+import { sweepExpiredJobs } from "../gate/orchestrate";
+import { sweepIntervalMs } from "../gate/settings";
 import type { OrchestrationContext } from "../orchestrations/context";
 
 export interface Schedule {
@@ -13,4 +15,7 @@ export interface Schedule {
   run(ctx: OrchestrationContext): Promise<void>;
 }
 
-export const schedules: readonly Schedule[] = [];
+export const schedules: readonly Schedule[] = [
+  // Part A: running jobs whose lease ran out are settled as expired, in bounded batches.
+  { name: "gate-sweep", intervalMs: sweepIntervalMs(), run: async (ctx) => void (await sweepExpiredJobs(ctx)) },
+];

@@ -5,12 +5,14 @@
  */
 import * as accounts from "../accounts/scripts";
 import * as audit from "../audit/scripts";
+import * as gate from "../gate/scripts";
 import * as keys from "../keys/scripts";
 import * as people from "../people/scripts";
+import * as standin from "../standin/scripts";
 import * as usage from "../usage/scripts";
 import type { Script } from "./define";
 
-const modules = { accounts, usage, keys, people, audit } as const;
+const modules = { accounts, usage, keys, standin, gate, people, audit } as const;
 
 function collect(): Record<string, Script> {
   const out: Record<string, Script> = {};

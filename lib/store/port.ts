@@ -10,6 +10,8 @@ import type { AccountsRepo } from "../accounts/repo";
 import type { AuditRepo } from "../audit/repo";
 import type { ApiKeysRepo } from "../keys/repo";
 import type { PeopleRepo } from "../people/repo";
+import type { GateRepo } from "../gate/repo";
+import type { StandinRepo } from "../standin/repo";
 import type { UsageRepo } from "../usage/repo";
 
 export interface Store {
@@ -18,6 +20,8 @@ export interface Store {
   apiKeys: ApiKeysRepo;
   people: PeopleRepo;
   audit: AuditRepo;
+  gate: GateRepo;
+  standin: StandinRepo;
 }
 
 /** What a transaction script receives besides its arguments. */
@@ -32,4 +36,4 @@ export interface Tx {
 }
 
 /** Every id prefix the product hands out, in one table (see lib/ids.ts). */
-export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run" | "usr" | "ses" | "inv" | "aud";
+export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run" | "usr" | "ses" | "inv" | "aud" | "agreement" | "mrec" | "event" | "msg";

@@ -35,6 +35,29 @@ describe("config", () => {
       KINDE_M2M_CLIENT_ID: "id",
       KINDE_M2M_CLIENT_SECRET: "secret",
     });
-    expect(config.kinde).toEqual({ domain: "https://acme.kinde.com", clientId: "id", clientSecret: "secret", audience: "https://acme.kinde.com/api" });
+    expect(config.kinde).toEqual({
+      domain: "https://acme.kinde.com",
+      clientId: "id",
+      clientSecret: "secret",
+      audience: "https://acme.kinde.com/api",
+      jwksUrl: "https://acme.kinde.com/.well-known/jwks",
+      pageSize: 100,
+      meterRead: { path: "/api/v1/billing/meter_usage", allCyclesParam: "all_cycles=true", extraParams: "" },
+    });
+    expect(config.providerTimeoutMs).toBe(10_000);
+  });
+
+  test("the unpublished meter read can be moved or turned off, and timeouts and page size are bounded", () => {
+    const base = { TOLLBOOTH_PROVIDER: "kinde", KINDE_DOMAIN: "http://127.0.0.1:4455", KINDE_M2M_CLIENT_ID: "id", KINDE_M2M_CLIENT_SECRET: "s" };
+    expect(readConfig({ ...base, KINDE_METER_READ_PATH: "off" }).kinde!.meterRead).toBeNull();
+    expect(readConfig({ ...base, KINDE_METER_READ_PATH: "/api/v1/billing/meter_usage_records", KINDE_METER_READ_PARAMS: "page_size=500" }).kinde!.meterRead).toEqual({
+      path: "/api/v1/billing/meter_usage_records",
+      allCyclesParam: "all_cycles=true",
+      extraParams: "page_size=500",
+    });
+    expect(readConfig({ ...base, TOLLBOOTH_PROVIDER_TIMEOUT_MS: "2500" }).providerTimeoutMs).toBe(2_500);
+    expect(() => readConfig({ ...base, KINDE_PAGE_SIZE: "501" })).toThrow(/KINDE_PAGE_SIZE/);
+    expect(() => readConfig({ ...base, TOLLBOOTH_PROVIDER_TIMEOUT_MS: "soon" })).toThrow(/TOLLBOOTH_PROVIDER_TIMEOUT_MS/);
+    expect(() => readConfig({ ...base, KINDE_METER_READ_PATH: "meter" })).toThrow(/KINDE_METER_READ_PATH/);
   });
 });

@@ -6,6 +6,7 @@ import type { OrchestrationContext } from "../../lib/orchestrations/context";
 const logs: string[] = [];
 const ctx: OrchestrationContext = {
   run: () => Promise.reject(new Error("not used")),
+  provider: null as unknown as OrchestrationContext["provider"],
   nowMs: () => Date.now(),
   log: (m) => logs.push(m),
 };

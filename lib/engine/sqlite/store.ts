@@ -11,6 +11,8 @@ import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
 import { auditRepo } from "./repos/audit";
 import { peopleRepo } from "./repos/people";
+import { gateRepo } from "./repos/gate";
+import { standinRepo } from "./repos/standin";
 
 export function createSqliteStore(db: Database.Database): Store {
   return {
@@ -19,5 +21,7 @@ export function createSqliteStore(db: Database.Database): Store {
     apiKeys: apiKeysRepo(db),
     people: peopleRepo(db),
     audit: auditRepo(db),
+    gate: gateRepo(db),
+    standin: standinRepo(db),
   };
 }

@@ -1,5 +1,6 @@
 import { notFound } from "next/navigation";
 import { ApiKeysSection, EditAccountSection, MembersSection } from "@/components/account/auth-sections";
+import { BudgetSection } from "@/components/account/budget-section";
 import { Facts } from "@/components/facts";
 import { PageHeader } from "@/components/page-header";
 import * as accounts from "@/lib/accounts/scripts";
@@ -31,6 +32,7 @@ export default async function AccountPage({ params }: { params: Promise<{ id: st
       <Facts facts={facts} />
       <div className="mt-8 space-y-8">
         {/* part sections go here, one line each */}
+        <BudgetSection accountId={account.id} />
         <EditAccountSection account={account} />
         <ApiKeysSection accountId={account.id} />
         <MembersSection accountId={account.id} />

@@ -8,6 +8,8 @@
 import * as m0001 from "./0001_foundation";
 import * as m0002 from "./0002_usage";
 import * as m0003 from "./0003_api_keys";
+import * as m0004 from "./0004_provider";
+import * as m0005 from "./0005_gate";
 import * as m0008 from "./0008_auth";
 
 export interface Migration {
@@ -20,5 +22,7 @@ export const migrations: readonly Migration[] = [
   { version: 1, name: "foundation", sql: m0001.sql },
   { version: 2, name: "usage", sql: m0002.sql },
   { version: 3, name: "api_keys", sql: m0003.sql },
+  { version: 4, name: "provider", sql: m0004.sql },
+  { version: 5, name: "gate", sql: m0005.sql },
   { version: 8, name: "auth", sql: m0008.sql },
 ];

@@ -1,0 +1,3 @@
+export { charge as POST } from "@/lib/api/gate";
+
+export const dynamic = "force-dynamic";

@@ -1,0 +1,79 @@
+/**
+ * The production server (`npm start`, built by `npm run build` into
+ * dist/server.mjs). One Node http server, one process, one runtime:
+ *
+ *  - a request whose method and path are in lib/api/routes.ts (every /api/v1
+ *    route, and any other route a part mounts there such as /r/<code>) is
+ *    answered by that route's handler directly: the same function
+ *    app/.../route.ts re-exports, without Next.js's router in the way;
+ *  - everything else (pages, server actions, assets, /api/session, …) goes to
+ *    Next.js's own request handler.
+ *
+ * Why: the gate's data path has to run at a third of what a bare node:http +
+ * SQLite server does on the same machine, and through Next.js route handlers
+ * it costs several times the CPU per request (`npm run bench`, gate.ts, prints
+ * both). `npm run dev` stays `next dev`, which serves the same handlers
+ * through the route files.
+ *
+ * Flags as for `next start`: -p/--port (or PORT, default 3000), -H/--hostname
+ * (or HOSTNAME, default 0.0.0.0). TOLLBOOTH_PAGES=off leaves Next.js out and
+ * serves only the direct routes.
+ */
+import http from "node:http";
+import { matchRoute } from "../lib/api/routes";
+import { serveWithHandler } from "../lib/http/node-bridge";
+import { startRuntime } from "../lib/runtime";
+
+function option(short: string, long: string): string | undefined {
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === short || argv[i] === long) return argv[i + 1];
+    if (argv[i]!.startsWith(`${long}=`)) return argv[i]!.slice(long.length + 1);
+  }
+  return undefined;
+}
+
+async function main(): Promise<void> {
+  const port = Number(option("-p", "--port") ?? process.env.PORT ?? 3000);
+  const hostname = option("-H", "--hostname") ?? process.env.HOSTNAME ?? "0.0.0.0";
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`The port must be a number from 0 to 65535, got ${port}.`);
+  (process.env as Record<string, string>).NODE_ENV ??= "production";
+
+  // The runtime first: a bad config or a locked data folder stops the start with its message.
+  startRuntime();
+  // TOLLBOOTH_PAGES=off serves only the direct routes (the crash test uses it: it needs the API, not a page build).
+  const pages = (process.env.TOLLBOOTH_PAGES ?? "on") !== "off";
+  let nextHandler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> = async (_req, res) => {
+    res.writeHead(404, { "content-type": "application/json; charset=utf-8" });
+    res.end(JSON.stringify({ error: { code: "not_found", message: "This server was started with TOLLBOOTH_PAGES=off: only the API is served." } }));
+  };
+  if (pages) {
+    const { default: next } = await import("next");
+    const app = next({ dev: false, dir: process.cwd(), hostname, port });
+    nextHandler = app.getRequestHandler();
+    await app.prepare();
+  }
+
+  const server = http.createServer((req, res) => {
+    const pathname = (req.url ?? "/").split("?", 1)[0]!;
+    const found = matchRoute(req.method ?? "GET", pathname);
+    if (found === null) {
+      void nextHandler(req, res);
+      return;
+    }
+    void serveWithHandler(req, res, (request) => found.handler(request, { params: Promise.resolve(found.params) })).catch((error: unknown) => {
+      console.error("[tollbooth] the direct path failed", error);
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json; charset=utf-8" });
+      res.end(JSON.stringify({ error: { code: "internal", message: "Something went wrong on our side." } }));
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  server.listen(port, hostname, () => {
+    console.log(`Tollbooth ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port} (production; /api/v1 served directly, ${pages ? "the rest by Next.js" : "pages off"})`);
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(`\n${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
