@@ -4,8 +4,8 @@
  */
 import path from "node:path";
 import { z } from "zod";
-import { providerEnvProblems, providerEnvShape, toProviderSettings, type KindeSettings } from "./provider/settings";
 import { inboxEnvShape, toInboxSettings, type InboxSettings } from "./inbox/settings";
+import { providerEnvProblems, providerEnvShape, toProviderSettings, type KindeSettings } from "./provider/settings";
 
 const emptyToUndefined = (value: unknown) => (value === "" ? undefined : value);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -22,6 +22,7 @@ const schema = z
     ...providerEnvShape,
     // The inbox's variables (replay window, alert webhook).
     ...inboxEnvShape,
+    // Sign-in (lib/auth): the session signing key, and how operators sign in.
     TOLLBOOTH_SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, "expected a secret of at least 32 characters").optional()),
     TOLLBOOTH_OPERATOR_SIGNIN: z.preprocess(emptyToUndefined, z.enum(["local", "kinde"]).optional()),
     KINDE_CLIENT_ID: optionalString,
@@ -45,6 +46,7 @@ const schema = z
     }
   });
 
+/** A Kinde back-end web application's variables, for operators signing in with Kinde (@kinde-oss/kinde-auth-nextjs reads them). */
 const KINDE_AUTH_VARS = ["KINDE_CLIENT_ID", "KINDE_CLIENT_SECRET", "KINDE_ISSUER_URL", "KINDE_SITE_URL"] as const;
 
 export interface Config {
@@ -93,6 +95,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     inbox: toInboxSettings(e),
     sessionSecretOverride: e.TOLLBOOTH_SESSION_SECRET ?? null,
     operatorSignIn:
-      e.TOLLBOOTH_OPERATOR_SIGNIN ?? (e.TOLLBOOTH_PROVIDER === "kinde" && KINDE_AUTH_VARS.every((name) => e[name] !== undefined) ? "kinde" : "local"),
+      e.TOLLBOOTH_OPERATOR_SIGNIN ?? (provider.provider === "kinde" && KINDE_AUTH_VARS.every((name) => e[name] !== undefined) ? "kinde" : "local"),
   };
 }

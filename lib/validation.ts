@@ -8,13 +8,29 @@ import { AppError } from "./errors";
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what = "input"): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const problems = result.error.issues.slice(0, 5).map((issue) => {
+  const issues = result.error.issues.flatMap(closestBranch);
+  const problems = issues.slice(0, 5).map((issue) => {
     const path = issue.path.length > 0 ? issue.path.map(String).join(".") : what;
     return `${path}: ${issue.message}`;
   });
   throw new AppError("invalid_input", problems.join("; "), {
-    details: { fields: result.error.issues.slice(0, 20).map((i) => i.path.map(String).join(".") || what) },
+    details: { fields: issues.slice(0, 20).map((i) => i.path.map(String).join(".") || what) },
   });
+}
+
+type Issue = z.core.$ZodIssue;
+
+/**
+ * A value that matches none of a union's shapes gets zod's bare "Invalid
+ * input". Say instead what is wrong with it as the shape it came closest to
+ * (the one with the fewest problems), so the message names the field.
+ */
+function closestBranch(issue: Issue): Issue[] {
+  if (issue.code !== "invalid_union" || !("errors" in issue) || !Array.isArray(issue.errors) || issue.errors.length === 0) return [issue];
+  const branches = (issue.errors as Issue[][]).filter((b) => b.length > 0);
+  if (branches.length === 0) return [issue];
+  const best = branches.reduce((a, b) => (b.length < a.length ? b : a));
+  return best.flatMap((inner) => closestBranch({ ...inner, path: [...issue.path, ...inner.path] } as Issue));
 }
 
 /** A typed id such as acct_… (lib/ids.ts): the prefix, "_", 20 base32 characters. */

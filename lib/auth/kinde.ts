@@ -69,3 +69,12 @@ export function decideKindeSignIn(
 }
 
 export { newSession };
+
+/**
+ * Where the SDK sends people after Kinde: our return route, unless set. Call
+ * before the SDK is first imported (it may read its settings then).
+ */
+export function prepareKindeEnv(): void {
+  process.env.KINDE_POST_LOGIN_REDIRECT_URL ??= `${process.env.KINDE_SITE_URL}/api/session/kinde`;
+  process.env.KINDE_POST_LOGOUT_REDIRECT_URL ??= `${process.env.KINDE_SITE_URL}/signin`;
+}

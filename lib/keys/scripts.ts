@@ -10,8 +10,13 @@ const keyId = idOf("key", "a key id");
 const hash = z.string().regex(/^[0-9a-f]{64}$/, "a hex SHA-256 hash");
 
 export const KEYS_PER_ACCOUNT_MAX = 20;
-/** Requests a minute a new key may make unless it says otherwise. */
-export const DEFAULT_RATE_PER_MINUTE = 600;
+/**
+ * Requests a minute a new key may make unless it says otherwise: 1,000 a
+ * second on average, bursts of a minute's worth. High on purpose: a worker
+ * charges every step of every job through its key, and the gate has its own
+ * admission rate per account; this limit is for runaway clients.
+ */
+export const DEFAULT_RATE_PER_MINUTE = 60_000;
 /** last-used is written at most this often per key: a busy key costs one write a minute, not one per request. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 

@@ -49,7 +49,7 @@ const wellFormed = (s: string) => s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|
 /** Longer than `over` however it is counted: zod counts code points, so each repeated character is one. */
 const longString = (over: number) => fc.tuple(fc.constantFrom("x", "é", "𝔘", "\u202e", "Ω", "\u0000", "😀"), fc.integer({ min: over + 1, max: over + 3000 })).map(([c, n]) => c.repeat(n));
 /** A string that contains a character no id, token or code allows. */
-const withBadChar = fc.tuple(fc.string({ maxLength: 30 }), fc.constantFrom("!", " ", "/", "\u202e", "𝔘", "\u0000", ".", "@", "é")).map(([s, c]) => `${s}${c}`);
+const withBadChar = fc.tuple(fc.string({ maxLength: 30 }), fc.constantFrom("!", " ", "/", "\u202e", "𝔘", "\u0000", "@", "é")).map(([s, c]) => `${s}${c}`);
 
 function invalidValue(kind: Kind, encoding: "json" | "form"): fc.Arbitrary<unknown> {
   const strings: fc.Arbitrary<string>[] = [];
@@ -59,7 +59,7 @@ function invalidValue(kind: Kind, encoding: "json" | "form"): fc.Arbitrary<unkno
   switch (kind.kind) {
     case "text":
       strings.push(longString(kind.max));
-      if ((kind.min ?? 0) > 0) strings.push(fc.constantFrom("", "   ", "\t\n"));
+      if ((kind.min ?? 0) > 0) strings.push(kind.trims ? fc.constantFrom("", "   ", "\t\n") : fc.constant(""));
       break;
     case "int":
       others.push(
@@ -79,6 +79,9 @@ function invalidValue(kind: Kind, encoding: "json" | "form"): fc.Arbitrary<unkno
       break;
     case "email":
       strings.push(fc.string({ maxLength: 40 }).filter((s) => !s.includes("@")), fc.constantFrom("a@b", "@x.io", "a@", "a b@c.io", "a@b .io"), longString(254).map((s) => `${s}@x.io`));
+      break;
+    case "code":
+      strings.push(withBadChar, longString(kind.max), fc.constant(""));
       break;
     case "token":
       strings.push(withBadChar, fc.string({ maxLength: 19 }).map((s) => s.replace(/[^A-Za-z0-9_-]/g, "")), longString(200));

@@ -17,7 +17,12 @@
  * When a part adds a route, it adds its entry here, and any fixtures its
  * "other" call needs to `worldSteps` (B's job, link, event…).
  */
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import * as accountsRoute from "../../app/api/v1/accounts/route";
+import * as jobsRoute from "../../app/api/v1/jobs/route";
+import * as jwksRoute from "../../app/api/standin/.well-known/jwks/route";
 import { newToken, sha256Hex } from "../../lib/auth/tokens";
 import * as keys from "../../lib/keys/scripts";
 import { generateApiKey } from "../../lib/keys/token";
@@ -27,7 +32,7 @@ import type { ApiHarness } from "./harness";
 import { memberOf, setupOperator } from "./people";
 
 export type Kind = (
-  | { kind: "text"; max: number; min?: number }
+  | { kind: "text"; max: number; min?: number; /** the field is trimmed first, so blanks are empty */ trims?: true }
   | { kind: "int"; min: number; max: number }
   | { kind: "id"; prefix: string }
   | { kind: "email" }
@@ -35,6 +40,8 @@ export type Kind = (
   | { kind: "password" }
   | { kind: "enum"; values: string[] }
   | { kind: "date" }
+  /** A code such as a feature: letters, digits, "_", "-", "." */
+  | { kind: "code"; max: number }
 ) & { nullable?: true };
 
 export interface Party {
@@ -80,11 +87,24 @@ export interface Fuzz {
 export type Entry = ({ access: "public"; why: string } | { access: "operator" } | { access: "account"; call(world: World, whose: Whose): Call }) & { fuzz: Fuzz };
 
 const MISSING_ACCOUNT = "acct_0000000000000000000z";
+const MISSING_JOB = "job_0000000000000000000z";
 const MISSING_KEY = "key_0000000000000000000z";
 const accountOf = (w: World, whose: Whose) => (whose === "own" ? w.a.accountId : whose === "other" ? w.b.accountId : MISSING_ACCOUNT);
+const jobOf = (w: World, whose: Whose) => (whose === "own" ? w.extra["a.jobId"]! : whose === "other" ? w.extra["b.jobId"]! : MISSING_JOB);
+const UNITS = { kind: "int", min: 0, max: 1_000_000_000_000 } as const satisfies Kind;
+const jobStep = (path: string, body: Record<string, string | number | null>, fields: Record<string, Kind>, required: string[]): Entry => ({
+  access: "account",
+  call: (w, whose) => ({ path: `/api/v1/jobs/${jobOf(w, whose)}${path}`, params: { id: jobOf(w, whose) }, body }),
+  fuzz: {
+    target: (w) => ({ path: `/api/v1/jobs/${w.extra["a.fuzzJobId"]}${path}`, params: { id: w.extra["a.fuzzJobId"]! } }),
+    auth: "account",
+    params: ["id"],
+    body: { encoding: "json", valid: () => body, fields, required },
+  },
+});
 
 const ACCOUNT_BODY = {
-  name: { kind: "text", max: 100, min: 1 },
+  name: { kind: "text", max: 100, min: 1, trims: true },
   kindeCustomerId: { kind: "id", prefix: "customer" },
   plan: { kind: "enum", values: ["free", "pro"] },
 } satisfies Record<string, Kind>;
@@ -118,7 +138,7 @@ export const routes: Record<string, Entry> = {
       body: {
         encoding: "form",
         valid: () => ({ setupToken: "tb_setup_aaaaaaaaaaaaaaaaaaaaaaaa", email: "eve@example.com", name: "Eve", password: "a long enough password" }),
-        fields: { setupToken: { kind: "token" }, email: { kind: "email" }, name: { kind: "text", max: 100, min: 1 }, password: { kind: "password" } },
+        fields: { setupToken: { kind: "token" }, email: { kind: "email" }, name: { kind: "text", max: 100, min: 1, trims: true }, password: { kind: "password" } },
         required: ["setupToken", "email", "name", "password"],
       },
     },
@@ -132,7 +152,7 @@ export const routes: Record<string, Entry> = {
       body: {
         encoding: "form",
         valid: (w) => ({ token: w.inviteToken, name: "Fuzz", password: "a long enough password" }),
-        fields: { token: { kind: "token" }, name: { kind: "text", max: 100, min: 1 }, password: { kind: "password" } },
+        fields: { token: { kind: "token" }, name: { kind: "text", max: 100, min: 1, trims: true }, password: { kind: "password" } },
         required: ["token", "name", "password"],
       },
     },
@@ -188,6 +208,78 @@ export const routes: Record<string, Entry> = {
       noInput: [404],
     },
   },
+  // ---- the gate (lib/api/gate.ts)
+  "POST /api/v1/jobs": {
+    access: "account",
+    call: (w, whose) => ({ path: "/api/v1/jobs", body: { key: `iso-${whose}-${Math.random()}`, estimate: 10, accountId: accountOf(w, whose) } }),
+    fuzz: {
+      target: () => ({ path: "/api/v1/jobs" }),
+      auth: "account",
+      body: {
+        encoding: "json",
+        valid: () => ({ key: "fuzz-key", estimate: 10 }),
+        fields: { key: { kind: "text", max: 200, min: 1 }, estimate: { kind: "int", min: 1, max: 1_000_000_000_000 }, feature: { kind: "code", max: 40 } },
+        required: ["key", "estimate"],
+      },
+    },
+  },
+  "GET /api/v1/jobs/[id]": {
+    access: "account",
+    call: (w, whose) => ({ path: `/api/v1/jobs/${jobOf(w, whose)}`, params: { id: jobOf(w, whose) } }),
+    fuzz: { target: (w) => ({ path: `/api/v1/jobs/${w.extra["a.jobId"]}`, params: { id: w.extra["a.jobId"]! } }), auth: "account", params: ["id"] },
+  },
+  "POST /api/v1/jobs/[id]/charge": jobStep("/charge", { tokens: 1 }, { tokens: UNITS, step: { kind: "int", min: 1, max: Number.MAX_SAFE_INTEGER } }, ["tokens"]),
+  "POST /api/v1/jobs/[id]/extend": jobStep("/extend", { tokens: 1 }, { tokens: { ...UNITS, min: 1 }, step: { kind: "int", min: 1, max: Number.MAX_SAFE_INTEGER } }, ["tokens"]),
+  "POST /api/v1/jobs/[id]/settle": jobStep("/settle", { outcome: "completed" }, { used: UNITS, outcome: { kind: "enum", values: ["completed", "failed", "cancelled"] } }, ["outcome"]),
+  "GET /api/v1/accounts/[id]/budget": {
+    access: "account",
+    call: (w, whose) => ({ path: `/api/v1/accounts/${accountOf(w, whose)}/budget`, params: { id: accountOf(w, whose) } }),
+    fuzz: { target: (w) => ({ path: `/api/v1/accounts/${w.a.accountId}/budget`, params: { id: w.a.accountId } }), auth: "account", params: ["id"], query: { feature: { kind: "code", max: 40 } } },
+  },
+
+  // ---- the provider (operator tools)
+  "GET /api/standin/.well-known/jwks": { access: "public", why: "the stand-in's public signing keys", fuzz: { target: () => ({ path: "/api/standin/.well-known/jwks" }), auth: "none", noInput: [200] } },
+  "GET /api/standin/.well-known/jwks.json": { access: "public", why: "the stand-in's public signing keys", fuzz: { target: () => ({ path: "/api/standin/.well-known/jwks.json" }), auth: "none", noInput: [200] } },
+  "GET /api/v1/provider/accounts/[id]/check": {
+    access: "operator",
+    fuzz: { target: (w) => ({ path: `/api/v1/provider/accounts/${w.a.accountId}/check`, params: { id: w.a.accountId } }), auth: "operator", params: ["id"], query: { features: { kind: "code", max: 100 } } },
+  },
+  "GET /api/v1/standin/accounts/[id]/limits": {
+    access: "operator",
+    fuzz: { target: (w) => ({ path: `/api/v1/standin/accounts/${w.a.accountId}/limits`, params: { id: w.a.accountId } }), auth: "operator", params: ["id"] },
+  },
+  "PUT /api/v1/standin/accounts/[id]/limits": {
+    access: "operator",
+    fuzz: {
+      target: (w) => ({ path: `/api/v1/standin/accounts/${w.a.accountId}/limits`, params: { id: w.a.accountId } }),
+      auth: "operator",
+      params: ["id"],
+      body: { encoding: "json", valid: () => ({ featureCode: "tokens", limitMax: 250 }), fields: { featureCode: { kind: "code", max: 100 }, limitMax: { kind: "int", min: 0, max: Number.MAX_SAFE_INTEGER, nullable: true } }, required: ["featureCode", "limitMax"] },
+    },
+  },
+  "GET /api/v1/standin/faults": { access: "operator", fuzz: { target: () => ({ path: "/api/v1/standin/faults" }), auth: "operator" } },
+  "POST /api/v1/standin/faults": {
+    access: "operator",
+    fuzz: {
+      target: () => ({ path: "/api/v1/standin/faults" }),
+      auth: "operator",
+      body: { encoding: "json", valid: () => ({ kind: "fail_writes", count: 3 }), fields: { kind: { kind: "enum", values: ["fail_writes", "rate_limit", "drift", "hang", "deny_scope"] }, count: { kind: "int", min: 1, max: 1_000_000 } }, required: ["kind", "count"] },
+    },
+  },
+  "POST /api/v1/standin/webhooks": {
+    access: "operator",
+    fuzz: {
+      target: () => ({ path: "/api/v1/standin/webhooks" }),
+      auth: "operator",
+      body: {
+        encoding: "json",
+        valid: (w) => ({ type: "customer.plan_changed", accountId: w.a.accountId, planCode: "pro" }),
+        fields: { type: { kind: "enum", values: ["customer.plan_changed"] }, accountId: { kind: "id", prefix: "acct" }, planCode: { kind: "enum", values: ["free", "pro"] }, copies: { kind: "int", min: 1, max: 10 }, intakeUrl: { kind: "token" } },
+        required: ["type", "accountId"],
+      },
+    },
+  },
+
   "GET /api/v1/audit": {
     access: "operator",
     fuzz: { target: () => ({ path: "/api/v1/audit" }), auth: "operator", query: { limit: { kind: "int", min: 1, max: 200 }, accountId: { kind: "id", prefix: "acct" }, before: { kind: "token" } } },
@@ -218,21 +310,35 @@ export async function buildWorld(api: ApiHarness): Promise<World> {
   const inviteToken = newToken();
   await engine.run(people.invite, { role: "member", accountId: a.accountId, email: "unused@a.test", tokenHash: sha256Hex(inviteToken), actor: { kind: "system", id: null, label: "test" } });
   const world: World = { a, b, operatorCookie, inviteToken, extra: {} };
+  // The stand-in makes its signing key on the first read of its key set; make it now, not during the fuzz.
+  await api.call(jwksRoute.GET, { path: "/api/standin/.well-known/jwks", token: null });
+  // The gate: a running job each for A and B (isolation), and one for A that only the fuzzer touches.
+  for (const [name, party] of [["a.jobId", a], ["b.jobId", b], ["a.fuzzJobId", a]] as const) {
+    const made = await api.call(jobsRoute.POST, { method: "POST", path: "/api/v1/jobs", body: { key: name, estimate: 1000 }, token: party.key });
+    if (made.status !== 201) throw new Error(`reserve for ${name} answered ${made.status}: ${JSON.stringify(made.body)}`);
+    world.extra[name] = (made.body as { id: string }).id;
+  }
   for (const step of worldSteps) await step(world, api);
   return world;
 }
 
 export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
-/** Every route file's exported methods, as "METHOD /api/…" keys. */
+/**
+ * Every route file's exported methods, as "METHOD /api/…" keys. Found by
+ * walking app/api on disk (dot folders such as .well-known included: a glob
+ * would skip them).
+ */
 export async function discoverRoutes(): Promise<{ key: string; handler: (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response> }[]> {
-  const files = import.meta.glob("../../app/api/**/route.ts");
+  const appDir = path.resolve("app");
+  const walk = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(path.join(dir, d.name)) : d.name === "route.ts" ? [path.join(dir, d.name)] : []));
   const found = [];
-  for (const [file, load] of Object.entries(files)) {
-    const pattern = file.replace("../../app", "").replace(/\/route\.ts$/, "");
-    const mod = (await load()) as Record<string, unknown>;
+  for (const file of walk(path.join(appDir, "api"))) {
+    const pattern = path.relative(appDir, path.dirname(file)).split(path.sep).join("/");
+    const mod = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as Record<string, unknown>;
     for (const method of METHODS) {
-      if (typeof mod[method] === "function") found.push({ key: `${method} ${pattern}`, handler: mod[method] as never });
+      if (typeof mod[method] === "function") found.push({ key: `${method} /${pattern}`, handler: mod[method] as never });
     }
   }
   return found.sort((x, y) => x.key.localeCompare(y.key));

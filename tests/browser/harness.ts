@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { freePort } from "../../scripts/lib/net";
 import { tempDataDir } from "../contract/engines";
@@ -26,6 +26,7 @@ export interface RunningServer {
   url: string;
   dataDir: string;
   operatorToken(): string;
+  /** The first-run setup token, while the setup has not been used. */
   setupToken(): string;
   output(): string;
   stop(): Promise<void>;
@@ -115,4 +116,26 @@ export function useServerAndBrowser(env: Record<string, string> = {}): { server(
     return value;
   };
   return { server: () => need(server, "server"), browser: () => need(browser, "browser") };
+}
+
+export const OPERATOR = { name: "Test Operator", email: "operator@example.com", password: "a long operator password" };
+
+/**
+ * Signs the page in as an operator: on a fresh server through the first-run
+ * page (with the printed setup token), afterwards with the password.
+ */
+export async function signInAsOperator(page: Page, server: RunningServer): Promise<void> {
+  await page.goto(`${server.url}/setup`);
+  if ((await page.locator("#setupToken").count()) > 0) {
+    await page.fill("#setupToken", server.setupToken());
+    await page.fill("#name", OPERATOR.name);
+    await page.fill("#email", OPERATOR.email);
+    await page.fill("#password", OPERATOR.password);
+  } else {
+    await page.goto(`${server.url}/signin`);
+    await page.fill("#email", OPERATOR.email);
+    await page.fill("#password", OPERATOR.password);
+  }
+  await page.click("button[type=submit]");
+  await page.waitForURL(/\/app$/);
 }

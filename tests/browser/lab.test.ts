@@ -4,7 +4,7 @@
  * account page shows its budget, where the limit came from, and the jobs.
  */
 import { describe, expect, test } from "vitest";
-import { chromiumAvailable, useServerAndBrowser } from "./harness";
+import { chromiumAvailable, signInAsOperator, useServerAndBrowser } from "./harness";
 
 describe.skipIf(!chromiumAvailable)("Concurrency Lab (real browser)", () => {
   const running = useServerAndBrowser();
@@ -13,10 +13,7 @@ describe.skipIf(!chromiumAvailable)("Concurrency Lab (real browser)", () => {
     const server = running.server();
     const page = await running.browser().newPage();
     page.setDefaultTimeout(120_000); // a busy machine compiles dev pages slowly
-    await page.goto(`${server.url}/signin`);
-    await page.fill("#token", server.operatorToken());
-    await page.click("button[type=submit]");
-    await page.waitForURL(/\/app$/);
+    await signInAsOperator(page, server);
 
     await page.goto(`${server.url}/app/lab`);
     expect(await page.inputValue("input[name=jobs]")).toBe("5");

@@ -5,7 +5,7 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { chromiumAvailable, launchBrowser, startDevServer, type RunningServer } from "./harness";
+import { chromiumAvailable, launchBrowser, signInAsOperator, startDevServer, type RunningServer } from "./harness";
 
 describe.skipIf(!chromiumAvailable)("Provider page (real browser)", () => {
   let server: RunningServer;
@@ -24,10 +24,7 @@ describe.skipIf(!chromiumAvailable)("Provider page (real browser)", () => {
     // next dev compiles each page on first visit; on a busy 2-core machine that can take a while.
     page.setDefaultTimeout(120_000);
     const slow = { timeout: 60_000 };
-    await page.goto(`${server.url}/signin`);
-    await page.fill("#token", server.operatorToken());
-    await page.click("button[type=submit]");
-    await page.waitForURL(/\/app$/);
+    await signInAsOperator(page, server);
 
     await page.goto(`${server.url}/app/accounts`);
     await page.fill("input[name=name]", "Switch Co");

@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
 import type { FaultFormState } from "@/components/fault-switches";
 import { isAppError } from "@/lib/errors";
+import { audit } from "@/lib/audit/audit";
 import { requireOperatorSession } from "@/lib/http/session";
 import { getRuntime } from "@/lib/runtime";
 import { defaultIntakeUrl, limitRequest, webhookRequest } from "@/lib/standin/admin";
@@ -25,7 +26,7 @@ function failure(error: unknown): { error: string; done: null } {
 }
 
 export async function setFaultAction(_previous: FaultFormState, form: FormData): Promise<FaultFormState> {
-  await requireOperatorSession();
+  const { principal } = await requireOperatorSession();
   const kind = text(form, "kind");
   const raw: Record<string, unknown> = { kind };
   if (kind === "fail_writes" || kind === "rate_limit") raw.count = optionalNumber(form, "count");
@@ -35,6 +36,7 @@ export async function setFaultAction(_previous: FaultFormState, form: FormData):
   if (kind === "deny_scope") raw.scope = text(form, "scope");
   try {
     const fault = await getRuntime().engine.run(standin.setFault, parseInput(standin.setFaultArgs, raw, "switch"));
+    await audit(principal, "standin.fault", fault.kind, raw);
     refresh();
     return { error: null, done: `Switch ${fault.kind} is on.` };
   } catch (error) {
@@ -43,9 +45,10 @@ export async function setFaultAction(_previous: FaultFormState, form: FormData):
 }
 
 export async function clearFaultAction(form: FormData): Promise<void> {
-  await requireOperatorSession();
+  const { principal } = await requireOperatorSession();
   const kind = text(form, "kind");
   await getRuntime().engine.run(standin.clearFault, { kind: kind as "all" });
+  await audit(principal, "standin.fault", `clear:${kind}`, { clear: kind });
   refresh();
 }
 
@@ -55,7 +58,7 @@ export interface LimitFormState {
 }
 
 export async function setLimitAction(_previous: LimitFormState, form: FormData): Promise<LimitFormState> {
-  await requireOperatorSession();
+  const { principal } = await requireOperatorSession();
   const rawLimit = text(form, "limitMax");
   const accountId = text(form, "accountId");
   try {
@@ -66,6 +69,7 @@ export async function setLimitAction(_previous: LimitFormState, form: FormData):
     const { engine } = getRuntime();
     if (body.limitMax === "plan") await engine.run(standin.clearLimit, { accountId, featureCode: body.featureCode });
     else await engine.run(standin.setLimit, { accountId, featureCode: body.featureCode, limitMax: body.limitMax });
+    await audit(principal, "standin.limit", accountId, { ...body });
     refresh();
     const said = body.limitMax === "plan" ? "the plan's limit" : body.limitMax === null ? "unlimited" : body.limitMax.toLocaleString("en");
     return { error: null, done: `${body.featureCode} for ${accountId}: ${said}.` };
@@ -81,7 +85,7 @@ export interface WebhookFormState {
 }
 
 export async function sendWebhookAction(_previous: WebhookFormState, form: FormData): Promise<WebhookFormState> {
-  await requireOperatorSession();
+  const { principal } = await requireOperatorSession();
   const minutesAgo = optionalNumber(form, "minutesAgo");
   try {
     const body = parseInput(webhookRequest, {
@@ -101,6 +105,7 @@ export async function sendWebhookAction(_previous: WebhookFormState, form: FormD
       { ...body, intakeUrl: body.intakeUrl ?? defaultIntakeUrl(origin) },
       { timeoutMs: config.providerTimeoutMs },
     );
+    await audit(principal, "standin.webhook", body.accountId, { type: body.type, copies: body.copies, webhookId: result.webhookId });
     refresh();
     return { error: null, done: `Sent ${result.event.type} (${result.event.event_id}) as ${result.webhookId}.`, deliveries: result.deliveries };
   } catch (error) {

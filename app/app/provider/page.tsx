@@ -2,6 +2,7 @@ import { FaultSwitches } from "@/components/fault-switches";
 import { PageHeader } from "@/components/page-header";
 import * as accounts from "@/lib/accounts/scripts";
 import { checkProvider, type Checked } from "@/lib/provider/check";
+import { requireOperatorSession } from "@/lib/http/session";
 import { getRuntime } from "@/lib/runtime";
 import { STANDIN_PLANS } from "@/lib/standin/catalog";
 import * as standin from "@/lib/standin/scripts";
@@ -24,6 +25,7 @@ function Answer<T>({ result, show }: { result: Checked<T>; show: (value: T) => s
 }
 
 export default async function ProviderPage({ searchParams }: { searchParams: Promise<{ check?: string }> }) {
+  await requireOperatorSession();
   const { check: checkId } = await searchParams;
   const { engine, config, provider, standin: stand } = getRuntime();
   const [{ faults }, { overrides }, page] = await Promise.all([

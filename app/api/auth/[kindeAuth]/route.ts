@@ -1,3 +1,4 @@
+import { prepareKindeEnv } from "@/lib/auth/kinde";
 import { AppError } from "@/lib/errors";
 import { route } from "@/lib/http/api";
 import { getRuntime } from "@/lib/runtime";
@@ -12,8 +13,7 @@ export const dynamic = "force-dynamic";
 export const GET = route(async (request: Request, context: { params: Promise<{ kindeAuth: string }> }) => {
   const { config } = getRuntime();
   if (config.operatorSignIn !== "kinde") throw new AppError("not_found", "Kinde sign-in is not configured here.");
-  process.env.KINDE_POST_LOGIN_REDIRECT_URL ??= `${process.env.KINDE_SITE_URL}/api/session/kinde`;
-  process.env.KINDE_POST_LOGOUT_REDIRECT_URL ??= `${process.env.KINDE_SITE_URL}/signin`;
+  prepareKindeEnv();
   const { handleAuth } = await import("@kinde-oss/kinde-auth-nextjs/server");
   return (await handleAuth()(request, context)) as Response;
 });

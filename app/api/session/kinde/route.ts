@@ -1,5 +1,5 @@
 import { cookies } from "next/headers";
-import { decideKindeSignIn, PENDING_COOKIE, readPending } from "@/lib/auth/kinde";
+import { decideKindeSignIn, PENDING_COOKIE, prepareKindeEnv, readPending } from "@/lib/auth/kinde";
 import { newSession, signedInResponse } from "@/lib/auth/sessions";
 import { AppError } from "@/lib/errors";
 import { route } from "@/lib/http/api";
@@ -17,6 +17,7 @@ function refuse(reason: string): Response {
 export const GET = route(async (request: Request) => {
   const { config, engine, operator } = getRuntime();
   if (config.operatorSignIn !== "kinde") throw new AppError("not_found", "Kinde sign-in is not configured here.");
+  prepareKindeEnv();
   const { getKindeServerSession } = await import("@kinde-oss/kinde-auth-nextjs/server");
   const kinde = getKindeServerSession();
   if (!(await kinde.isAuthenticated())) return refuse("signed_out");

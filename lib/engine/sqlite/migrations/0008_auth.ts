@@ -60,5 +60,5 @@ CREATE TABLE audit_log (
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX audit_log_by_account ON audit_log (account_id, sort_key);
 
-ALTER TABLE api_keys ADD COLUMN rate_per_minute INTEGER NOT NULL DEFAULT 600;
+ALTER TABLE api_keys ADD COLUMN rate_per_minute INTEGER NOT NULL DEFAULT 60000;
 `;

@@ -1,6 +1,7 @@
 import * as standin from "@/lib/standin/scripts";
 import { faultRequest } from "@/lib/standin/admin";
 import { json, readJson, requireOperator, requireSameOrigin, route } from "@/lib/http/api";
+import { audit } from "@/lib/audit/audit";
 import { getRuntime } from "@/lib/runtime";
 import { parseInput } from "@/lib/validation";
 
@@ -19,10 +20,11 @@ export const GET = route(async (request: Request) => {
  */
 export const POST = route(async (request: Request) => {
   requireSameOrigin(request);
-  await requireOperator(request);
+  const principal = await requireOperator(request);
   const body = parseInput(faultRequest, await readJson(request), "body");
   const { engine } = getRuntime();
   if ("clear" in body) await engine.run(standin.clearFault, { kind: body.clear });
   else await engine.run(standin.setFault, body);
+  await audit(principal, "standin.fault", "clear" in body ? `clear:${body.clear}` : body.kind, { ...body });
   return json(await engine.run(standin.faults, {}));
 });

@@ -1,6 +1,7 @@
 import { defaultIntakeUrl, webhookRequest } from "@/lib/standin/admin";
 import { sendStandinWebhook } from "@/lib/standin/webhooks";
 import { json, readJson, requireOperator, requireSameOrigin, route } from "@/lib/http/api";
+import { audit } from "@/lib/audit/audit";
 import { getRuntime } from "@/lib/runtime";
 import { parseInput } from "@/lib/validation";
 
@@ -14,7 +15,7 @@ export const dynamic = "force-dynamic";
  */
 export const POST = route(async (request: Request) => {
   requireSameOrigin(request);
-  await requireOperator(request);
+  const principal = await requireOperator(request);
   const body = parseInput(webhookRequest, await readJson(request), "body");
   const runtime = getRuntime();
   const { engine, standin, config } = runtime;
@@ -25,5 +26,6 @@ export const POST = route(async (request: Request) => {
     { timeoutMs: config.providerTimeoutMs },
   );
   const { token: _token, ...answer } = result;
+  await audit(principal, "standin.webhook", body.accountId ?? "standin", { type: body.type, copies: body.copies ?? 1 });
   return json(answer);
 });

@@ -1,6 +1,7 @@
 import * as standin from "@/lib/standin/scripts";
 import { limitRequest } from "@/lib/standin/admin";
 import { json, readJson, requireOperator, requireSameOrigin, route } from "@/lib/http/api";
+import { audit } from "@/lib/audit/audit";
 import { getRuntime } from "@/lib/runtime";
 import { parseInput } from "@/lib/validation";
 
@@ -18,11 +19,12 @@ export const GET = route(async (request: Request, context: Context) => {
 /** Sets one feature's limit for the account: `{ "featureCode": "tokens", "limitMax": 250 }` (null: unlimited; "plan": the plan's again). */
 export const PUT = route(async (request: Request, context: Context) => {
   requireSameOrigin(request);
-  await requireOperator(request);
+  const principal = await requireOperator(request);
   const { id } = await context.params;
   const body = parseInput(limitRequest, await readJson(request), "body");
   const { engine } = getRuntime();
   if (body.limitMax === "plan") await engine.run(standin.clearLimit, { accountId: id, featureCode: body.featureCode });
   else await engine.run(standin.setLimit, { accountId: id, featureCode: body.featureCode, limitMax: body.limitMax });
+  await audit(principal, "standin.limit", id, { ...body });
   return json(await engine.run(standin.limits, { accountId: id }));
 });
