@@ -40,7 +40,7 @@ async function send(handler: Handler, method: string, call: { path: string; para
 function withoutEcho(body: unknown, sent: { path: string; body?: unknown } | string, replacement: string): string {
   const call = typeof sent === "string" ? { path: sent } : sent;
   const echoes = [
-    ...call.path.split("/").filter((p) => p.length > 8),
+    ...call.path.split(/[/?&=]/).filter((p) => p.length > 8),
     ...Object.values((call.body ?? {}) as Record<string, unknown>).filter((v): v is string => typeof v === "string" && /^[a-z]+_[0-9a-z]{20}$/.test(v)),
   ];
   let text = JSON.stringify(body);

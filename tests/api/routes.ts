@@ -24,6 +24,8 @@ import * as accountsRoute from "../../app/api/v1/accounts/route";
 import * as jobsRoute from "../../app/api/v1/jobs/route";
 import * as jwksRoute from "../../app/api/standin/.well-known/jwks/route";
 import { newToken, sha256Hex } from "../../lib/auth/tokens";
+import * as accounts from "../../lib/accounts/scripts";
+import * as inbox from "../../lib/inbox/scripts";
 import * as keys from "../../lib/keys/scripts";
 import { generateApiKey } from "../../lib/keys/token";
 import * as people from "../../lib/people/scripts";
@@ -90,6 +92,8 @@ const MISSING_ACCOUNT = "acct_0000000000000000000z";
 const MISSING_JOB = "job_0000000000000000000z";
 const MISSING_KEY = "key_0000000000000000000z";
 const accountOf = (w: World, whose: Whose) => (whose === "own" ? w.a.accountId : whose === "other" ? w.b.accountId : MISSING_ACCOUNT);
+const MISSING_INBOX_EVENT = "evt_0000000000000000000z";
+const inboxEventOf = (w: World, whose: Whose) => (whose === "own" ? w.extra["a.inboxEventId"]! : whose === "other" ? w.extra["b.inboxEventId"]! : MISSING_INBOX_EVENT);
 const jobOf = (w: World, whose: Whose) => (whose === "own" ? w.extra["a.jobId"]! : whose === "other" ? w.extra["b.jobId"]! : MISSING_JOB);
 const UNITS = { kind: "int", min: 0, max: 1_000_000_000_000 } as const satisfies Kind;
 const jobStep = (path: string, body: Record<string, string | number | null>, fields: Record<string, Kind>, required: string[]): Entry => ({
@@ -280,6 +284,43 @@ export const routes: Record<string, Entry> = {
     },
   },
 
+  // ---- the inbox (Part C)
+  "POST /api/webhooks/kinde": {
+    access: "public",
+    why: "Kinde's billing webhooks: only a JWT signed RS256 by the provider's key is stored",
+    fuzz: { target: () => ({ path: "/api/webhooks/kinde" }), auth: "none", noInput: [200] },
+  },
+  "POST /api/webhooks/kinde/naive": { access: "operator", fuzz: { target: () => ({ path: "/api/webhooks/kinde/naive" }), auth: "operator", noInput: [200] } },
+  "GET /api/ping": { access: "public", why: "liveness probe: answers ok and reads nothing", fuzz: { target: () => ({ path: "/api/ping" }), auth: "none", noInput: [200] } },
+  "POST /api/ping": { access: "public", why: "liveness probe: answers ok and reads nothing", fuzz: { target: () => ({ path: "/api/ping" }), auth: "none", noInput: [200] } },
+  "GET /api/v1/inbox/events": {
+    access: "account",
+    call: (w, whose) => ({ path: `/api/v1/inbox/events?accountId=${accountOf(w, whose)}` }),
+    fuzz: {
+      target: () => ({ path: "/api/v1/inbox/events" }),
+      auth: "account",
+      query: { accountId: { kind: "id", prefix: "acct" }, status: { kind: "enum", values: ["received", "processing", "applied", "ignored", "failed", "dead"] }, limit: { kind: "int", min: 1, max: 200 } },
+    },
+  },
+  "GET /api/v1/inbox/events/[id]": {
+    access: "account",
+    call: (w, whose) => ({ path: `/api/v1/inbox/events/${inboxEventOf(w, whose)}`, params: { id: inboxEventOf(w, whose) } }),
+    fuzz: { target: (w) => ({ path: `/api/v1/inbox/events/${w.extra["a.inboxEventId"]}`, params: { id: w.extra["a.inboxEventId"]! } }), auth: "account", params: ["id"] },
+  },
+  "POST /api/v1/inbox/events/[id]/replay": {
+    access: "account",
+    call: (w, whose) => ({ path: `/api/v1/inbox/events/${inboxEventOf(w, whose)}/replay`, params: { id: inboxEventOf(w, whose) } }),
+    fuzz: { target: (w) => ({ path: `/api/v1/inbox/events/${w.extra["a.fuzzInboxEventId"]}/replay`, params: { id: w.extra["a.fuzzInboxEventId"]! } }), auth: "account", params: ["id"], noInput: [200] },
+  },
+  "POST /api/v1/inbox/replay": {
+    access: "operator",
+    fuzz: {
+      target: () => ({ path: "/api/v1/inbox/replay" }),
+      auth: "operator",
+      body: { encoding: "json", valid: () => ({ fromMs: 0, toMs: 1 }), fields: { fromMs: { kind: "date" }, toMs: { kind: "date" }, limit: { kind: "int", min: 1, max: 500 } }, required: [] },
+    },
+  },
+
   "GET /api/v1/audit": {
     access: "operator",
     fuzz: { target: () => ({ path: "/api/v1/audit" }), auth: "operator", query: { limit: { kind: "int", min: 1, max: 200 }, accountId: { kind: "id", prefix: "acct" }, before: { kind: "token" } } },
@@ -288,6 +329,30 @@ export const routes: Record<string, Entry> = {
 
 /** Fixtures beyond the two accounts; each part appends what its "other" calls need (B's job, link, event). */
 export const worldSteps: ((world: World, api: ApiHarness) => Promise<void>)[] = [];
+
+// The inbox: A and B each connected to a Kinde customer, with a stored billing event each (and one for A that only the
+// fuzzer replays). The type is one no handler knows, so applying or replaying it writes no rows.
+worldSteps.push(async (world) => {
+  const engine = getRuntime().engine;
+  const actor = { kind: "system" as const, id: null, label: "test" };
+  for (const [name, party] of [["a.inboxEventId", world.a], ["b.inboxEventId", world.b], ["a.fuzzInboxEventId", world.a]] as const) {
+    const customerId = `customer_world_${party.accountId.slice(-8)}`;
+    await engine.run(accounts.update, { id: party.accountId, kindeCustomerId: customerId, actor });
+    const stored = await engine.run(inbox.receive, {
+      source: "kinde",
+      dedupeKey: `msg_world_${name}`,
+      webhookId: `msg_world_${name}`,
+      eventId: null,
+      type: "user.created",
+      payload: JSON.stringify({ type: "user.created", timestamp: new Date().toISOString(), data: { customer_id: customerId } }),
+      occurredAtMs: Date.now(),
+      customerId,
+      sizeBytes: 100,
+      stopAtAttempt: null,
+    });
+    world.extra[name] = stored.inboxEventId;
+  }
+});
 
 async function party(api: ApiHarness, name: string): Promise<Party> {
   const opened = await api.call(accountsRoute.POST, { method: "POST", path: "/api/v1/accounts", body: { name } });

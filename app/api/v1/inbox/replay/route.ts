@@ -9,10 +9,15 @@ import { parseInput } from "@/lib/validation";
 
 export const dynamic = "force-dynamic";
 
-const body = z.union([
-  z.strictObject({ dead: z.literal(true), limit: z.number().int().min(1).max(inbox.REPLAY_MANY_MAX).optional() }),
-  z.strictObject({ fromMs: z.number().int().min(0), toMs: z.number().int().min(0), limit: z.number().int().min(1).max(inbox.REPLAY_MANY_MAX).optional() }),
-]);
+const body = z
+  .strictObject({
+    dead: z.literal(true).optional(),
+    fromMs: z.number().int().min(0).max(8.64e15).optional(),
+    toMs: z.number().int().min(0).max(8.64e15).optional(),
+    limit: z.number().int().min(1).max(inbox.REPLAY_MANY_MAX).optional(),
+  })
+  .refine((b) => (b.dead === true) !== (b.fromMs !== undefined && b.toMs !== undefined), { message: 'send { "dead": true }, or both fromMs and toMs', path: ["dead"] })
+  .refine((b) => b.fromMs === undefined || b.toMs === undefined || b.fromMs < b.toMs, { message: "fromMs must be before toMs", path: ["fromMs"] });
 
 /**
  * Operator: replays every dead event ({ "dead": true }) or every event that
@@ -24,7 +29,7 @@ export const POST = route(async (request: Request) => {
   requireOperatorPrincipal(await authenticate(request));
   const args = parseInput(body, await readJson(request), "body");
   const { engine } = getRuntime();
-  const filter = "dead" in args ? { kind: "dead" as const } : { kind: "window" as const, fromMs: args.fromMs, toMs: args.toMs };
+  const filter = args.dead ? { kind: "dead" as const } : { kind: "window" as const, fromMs: args.fromMs!, toMs: args.toMs! };
   const { inboxEventIds, more } = await engine.run(inbox.replayMany, { filter, ...(args.limit ? { limit: args.limit } : {}) });
   return json(await awaitOutcomes(engine.run.bind(engine), inboxEventIds, workerStep(), more));
 });
