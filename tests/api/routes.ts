@@ -18,6 +18,8 @@
  * "other" call needs to `worldSteps` (B's job, link, event…).
  */
 import * as accountsRoute from "../../app/api/v1/accounts/route";
+import { gateContext } from "../../lib/api/gate";
+import { reserveJob } from "../../lib/gate/orchestrate";
 import { newToken, sha256Hex } from "../../lib/auth/tokens";
 import * as keys from "../../lib/keys/scripts";
 import { generateApiKey } from "../../lib/keys/token";
@@ -81,6 +83,24 @@ export type Entry = ({ access: "public"; why: string } | { access: "operator" } 
 
 const MISSING_ACCOUNT = "acct_0000000000000000000z";
 const MISSING_KEY = "key_0000000000000000000z";
+const MISSING_JOB = "job_0000000000000000000z";
+const jobOf = (w: World, whose: Whose) => (whose === "own" ? w.extra["a.jobId"]! : whose === "other" ? w.extra["b.jobId"]! : MISSING_JOB);
+let reserveCalls = 0;
+const UNITS = { kind: "int", min: 0, max: 1_000_000_000_000 } satisfies Kind;
+const STEP = { kind: "int", min: 1, max: Number.MAX_SAFE_INTEGER } satisfies Kind;
+/** A gate step route (charge, extend, settle) on A's job, B's, or none. */
+function jobStep(step: "charge" | "extend" | "settle", body: Record<string, string | number | null>, fields: Record<string, Kind>, required: string[]): Entry {
+  return {
+    access: "account",
+    call: (w, whose) => ({ path: `/api/v1/jobs/${jobOf(w, whose)}/${step}`, params: { id: jobOf(w, whose) }, body }),
+    fuzz: {
+      target: (w) => ({ path: `/api/v1/jobs/${w.extra["a.jobId"]}/${step}`, params: { id: w.extra["a.jobId"]! } }),
+      auth: "account",
+      params: ["id"],
+      body: { encoding: "json", valid: () => body, fields, required },
+    },
+  };
+}
 const accountOf = (w: World, whose: Whose) => (whose === "own" ? w.a.accountId : whose === "other" ? w.b.accountId : MISSING_ACCOUNT);
 
 const ACCOUNT_BODY = {
@@ -192,10 +212,51 @@ export const routes: Record<string, Entry> = {
     access: "operator",
     fuzz: { target: () => ({ path: "/api/v1/audit" }), auth: "operator", query: { limit: { kind: "int", min: 1, max: 200 }, accountId: { kind: "id", prefix: "acct" }, before: { kind: "token" } } },
   },
+
+  // The gate (Part A).
+  "POST /api/v1/jobs": {
+    access: "account",
+    call: (w, whose) => ({
+      path: "/api/v1/jobs",
+      body: { key: `isolation-${++reserveCalls}`, estimate: 1, ...(whose === "own" ? {} : { accountId: whose === "other" ? w.b.accountId : MISSING_ACCOUNT }) },
+    }),
+    fuzz: {
+      target: () => ({ path: "/api/v1/jobs" }),
+      auth: "account",
+      body: {
+        encoding: "json",
+        valid: () => ({ key: "fuzz", estimate: 1, feature: "tokens" }),
+        fields: { key: { kind: "text", min: 1, max: 200 }, estimate: { ...UNITS, min: 1 }, feature: { kind: "id", prefix: "tokens" }, accountId: { kind: "id", prefix: "acct" } },
+        required: ["key", "estimate"],
+      },
+    },
+  },
+  "GET /api/v1/jobs/[id]": {
+    access: "account",
+    call: (w, whose) => ({ path: `/api/v1/jobs/${jobOf(w, whose)}`, params: { id: jobOf(w, whose) } }),
+    fuzz: { target: (w) => ({ path: `/api/v1/jobs/${w.extra["a.jobId"]}`, params: { id: w.extra["a.jobId"]! } }), auth: "account", params: ["id"] },
+  },
+  "POST /api/v1/jobs/[id]/charge": jobStep("charge", { tokens: 1 }, { tokens: UNITS, step: STEP }, ["tokens"]),
+  "POST /api/v1/jobs/[id]/extend": jobStep("extend", { tokens: 1 }, { tokens: { ...UNITS, min: 1 }, step: STEP }, ["tokens"]),
+  "POST /api/v1/jobs/[id]/settle": jobStep("settle", { outcome: "completed" }, { used: UNITS, outcome: { kind: "enum", values: ["completed", "failed", "cancelled"] } }, ["outcome"]),
+  "GET /api/v1/accounts/[id]/budget": {
+    access: "account",
+    call: (w, whose) => ({ path: `/api/v1/accounts/${accountOf(w, whose)}/budget`, params: { id: accountOf(w, whose) } }),
+    fuzz: { target: (w) => ({ path: `/api/v1/accounts/${w.a.accountId}/budget`, params: { id: w.a.accountId } }), auth: "account", params: ["id"], query: { feature: { kind: "id", prefix: "tokens" } } },
+  },
 };
 
 /** Fixtures beyond the two accounts; each part appends what its "other" calls need (B's job, link, event). */
-export const worldSteps: ((world: World, api: ApiHarness) => Promise<void>)[] = [];
+export const worldSteps: ((world: World, api: ApiHarness) => Promise<void>)[] = [
+  // The gate: a running job for A and for B (the stand-in's default plan grants 100,000 tokens).
+  async (world) => {
+    for (const [party, name] of [[world.a, "a"], [world.b, "b"]] as const) {
+      const reserved = await reserveJob(gateContext(), { accountId: party.accountId, key: `world-${name}`, estimate: 1_000 });
+      if (reserved.outcome !== "admitted") throw new Error(`world: ${name}'s job was not admitted: ${JSON.stringify(reserved)}`);
+      world.extra[`${name}.jobId`] = reserved.job.id;
+    }
+  },
+];
 
 async function party(api: ApiHarness, name: string): Promise<Party> {
   const opened = await api.call(accountsRoute.POST, { method: "POST", path: "/api/v1/accounts", body: { name } });
