@@ -11,9 +11,9 @@ export const sections = [
   { href: "/app/reconciliation", label: "Reconciliation" },
   { href: "/app/engine-room", label: "Engine Room" },
   { href: "/app/inbox", label: "Inbox" },
+  { href: "/app/provider", label: "Provider" },
   { href: "/app/audit", label: "Audit log" },
   { href: "/app/people", label: "Operators" },
-  { href: "/app/provider", label: "Provider" },
 ] as const;
 
 export function Nav() {

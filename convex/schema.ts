@@ -8,17 +8,23 @@ import { defineSchema } from "convex/server";
 import { accountsTables } from "./tables/accounts";
 import { usageTables } from "./tables/usage";
 import { apiKeysTables } from "./tables/apiKeys";
+import { gateTables } from "./tables/gate";
+import { linksTables } from "./tables/links";
+import { meterTables } from "./tables/meter";
+import { inboxTables } from "./tables/inbox";
+import { standinTables } from "./tables/standin";
 import { auditTables } from "./tables/audit";
 import { peopleTables } from "./tables/people";
-import { gateTables } from "./tables/gate";
-import { standinTables } from "./tables/standin";
 
 export default defineSchema({
   ...accountsTables,
   ...usageTables,
   ...apiKeysTables,
+  ...gateTables,
+  ...linksTables,
+  ...meterTables,
+  ...inboxTables,
+  ...standinTables,
   ...peopleTables,
   ...auditTables,
-  ...gateTables,
-  ...standinTables,
 });

@@ -5,6 +5,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { providerEnvProblems, providerEnvShape, toProviderSettings, type KindeSettings } from "./provider/settings";
+import { inboxEnvShape, toInboxSettings, type InboxSettings } from "./inbox/settings";
 
 const emptyToUndefined = (value: unknown) => (value === "" ? undefined : value);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -19,7 +20,8 @@ const schema = z
     TOLLBOOTH_OPERATOR_TOKEN: optionalString,
     // The provider's variables (TOLLBOOTH_PROVIDER, KINDE_*), shared with Convex's runtime.
     ...providerEnvShape,
-    // Sign-in (lib/auth): the session signing key, and how operators sign in.
+    // The inbox's variables (replay window, alert webhook).
+    ...inboxEnvShape,
     TOLLBOOTH_SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, "expected a secret of at least 32 characters").optional()),
     TOLLBOOTH_OPERATOR_SIGNIN: z.preprocess(emptyToUndefined, z.enum(["local", "kinde"]).optional()),
     KINDE_CLIENT_ID: optionalString,
@@ -43,7 +45,6 @@ const schema = z
     }
   });
 
-/** A Kinde back-end web application's variables, for operators signing in with Kinde (@kinde-oss/kinde-auth-nextjs reads them). */
 const KINDE_AUTH_VARS = ["KINDE_CLIENT_ID", "KINDE_CLIENT_SECRET", "KINDE_ISSUER_URL", "KINDE_SITE_URL"] as const;
 
 export interface Config {
@@ -57,6 +58,7 @@ export interface Config {
   schedulerEnabled: boolean;
   operatorTokenOverride: string | null;
   kinde: KindeSettings | null;
+  inbox: InboxSettings;
   /** Used instead of the data folder's session-secret file (several servers must share one). */
   sessionSecretOverride: string | null;
   /** How operators sign in: local passwords, or Kinde (TOLLBOOTH_PROVIDER=kinde and the Kinde auth variables). */
@@ -88,8 +90,9 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     schedulerEnabled: e.TOLLBOOTH_SCHEDULER === "on",
     operatorTokenOverride: e.TOLLBOOTH_OPERATOR_TOKEN ?? null,
     kinde: provider.kinde,
+    inbox: toInboxSettings(e),
     sessionSecretOverride: e.TOLLBOOTH_SESSION_SECRET ?? null,
     operatorSignIn:
-      e.TOLLBOOTH_OPERATOR_SIGNIN ?? (provider.provider === "kinde" && KINDE_AUTH_VARS.every((name) => e[name] !== undefined) ? "kinde" : "local"),
+      e.TOLLBOOTH_OPERATOR_SIGNIN ?? (e.TOLLBOOTH_PROVIDER === "kinde" && KINDE_AUTH_VARS.every((name) => e[name] !== undefined) ? "kinde" : "local"),
   };
 }

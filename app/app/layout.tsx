@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { DeadEventsBanner } from "@/components/inbox/dead-banner";
 import { SignedIn } from "@/components/signed-in";
 import { Nav } from "@/components/nav";
 import { requireOperatorSession } from "@/lib/http/session";
@@ -27,7 +28,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         </div>
         <SignedIn email={me.email} />
       </aside>
-      <main className="flex-1 p-8">{children}</main>
+      <main className="flex-1 p-8">
+        <DeadEventsBanner />
+        {children}
+      </main>
     </div>
   );
 }

@@ -51,7 +51,7 @@ function Jobs({ title, rows, nowMs, testId }: { title: string; rows: View["runni
             </tr>
           </thead>
           <tbody>
-            {rows.map(({ job, events }) => (
+            {rows.map(({ job, events, omittedEvents }) => (
               <tr key={job.id} className="border-t border-stone-100 align-top">
                 <td className="py-1 pr-2 font-mono">
                   {job.id}
@@ -65,6 +65,7 @@ function Jobs({ title, rows, nowMs, testId }: { title: string; rows: View["runni
                 <td className="py-1 pr-2 text-right font-mono">{n(job.heldUnits)}</td>
                 <td className="py-1 pr-2 text-right font-mono">{n(job.chargedUnits ?? job.usedUnits)}</td>
                 <td className="py-1 font-mono text-stone-600">
+                  {omittedEvents > 0 ? <div>… {omittedEvents} earlier</div> : null}
                   {events.map((e, i) => (
                     <div key={i}>
                       {time(e.atMs).slice(11)} {e.kind} {e.units > 0 ? n(e.units) : ""}

@@ -7,10 +7,13 @@ import type { Store } from "../../lib/store/port";
 import { accountsRepo } from "./repos/accounts";
 import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
+import { gateRepo } from "./repos/gate";
+import { linksRepo } from "./repos/links";
+import { meterRepo } from "./repos/meter";
+import { allowanceRepo, inboxRepo } from "./repos/inbox";
+import { standinRepo } from "./repos/standin";
 import { auditRepo } from "./repos/audit";
 import { peopleRepo } from "./repos/people";
-import { gateRepo } from "./repos/gate";
-import { standinRepo } from "./repos/standin";
 import type { Db } from "./repos/db";
 
 export function createConvexStore(db: Db): Store {
@@ -18,9 +21,13 @@ export function createConvexStore(db: Db): Store {
     accounts: accountsRepo(db),
     usage: usageRepo(db),
     apiKeys: apiKeysRepo(db),
+    gate: gateRepo(db),
+    links: linksRepo(db),
+    meter: meterRepo(db),
+    inbox: inboxRepo(db),
+    allowance: allowanceRepo(db),
+    standin: standinRepo(db),
     people: peopleRepo(db),
     audit: auditRepo(db),
-    gate: gateRepo(db),
-    standin: standinRepo(db),
   };
 }

@@ -13,11 +13,11 @@ import { ConvexError, v, type Value } from "convex/values";
 import { makeId } from "../../lib/ids";
 import { isAppError } from "../../lib/errors";
 import { constantTimeEqual } from "../../lib/security";
-import type { Script } from "../../lib/scripts/define";
+import type { ResultOf, Script } from "../../lib/scripts/define";
 import type { Tx } from "../../lib/store/port";
 import { parseInput } from "../../lib/validation";
 import { mutation, query } from "../_generated/server";
-import type { GenericDatabaseWriter } from "convex/server";
+import type { GenericDatabaseWriter, GenericMutationCtx } from "convex/server";
 import type { DataModel } from "../_generated/dataModel";
 import { createConvexStore } from "./store";
 
@@ -53,14 +53,20 @@ export async function runScript(script: Script, db: GenericDatabaseWriter<DataMo
   }
 }
 
-export function wrapMutation<S extends Script>(script: S) {
+/**
+ * `then` runs inside the same mutation after the script succeeded, for what
+ * only Convex can do there (ctx.scheduler); it commits or rolls back with it.
+ */
+export function wrapMutation<S extends Script>(script: S, options: { then?: (ctx: GenericMutationCtx<DataModel>, result: ResultOf<S>) => Promise<void> } = {}) {
   if (script.kind !== "mutation") throw new Error(`${script.name} is a query; wrap it with wrapQuery`);
   return mutation({
     args: { serverKey: v.string(), args: zodToConvex(script.args) },
     returns: zodOutputToConvex(script.returns),
     handler: async (ctx, { serverKey, args }) => {
       checkServerKey(serverKey);
-      return runScript(script, ctx.db, args);
+      const result = await runScript(script, ctx.db, args);
+      if (options.then) await options.then(ctx, result as ResultOf<S>);
+      return result;
     },
   });
 }

@@ -32,7 +32,9 @@ export const usageTables = {
     feature: v.string(),
     cycle: v.string(),
     markedAtMs: v.number(),
+    dueAtMs: v.number(), // the reporter takes it from then on; later than markedAtMs after a 429
   })
     .index("by_cycle", ["accountId", "feature", "cycle"])
-    .index("by_marked_at", ["markedAtMs"]),
+    .index("by_marked_at", ["markedAtMs"])
+    .index("by_due", ["dueAtMs"]),
 };

@@ -161,10 +161,12 @@ export const settle = route(async (request: Request, context: IdParams) => {
 export const getJob = route(async (request: Request, context: IdParams) => {
   const principal = await authenticate(request);
   const id = await jobId(context);
-  const { job, events } = await getRuntime().engine.run(gate.getJob, { jobId: id, asAccountId: asker(principal) });
+  const { job, events, omittedEvents } = await getRuntime().engine.run(gate.getJob, { jobId: id, asAccountId: asker(principal) });
   return json({
     job: jobBody(job),
+    /** The latest events, oldest first; `earlierEvents` more happened before them. */
     events: events.map((e) => ({ at: iso(e.atMs), kind: e.kind, units: e.units, note: e.note })),
+    earlierEvents: omittedEvents,
   });
 });
 

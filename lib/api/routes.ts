@@ -16,7 +16,7 @@ import { budget, charge, extend, getJob, reserve, settle } from "./gate";
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 export interface ApiRoute {
-  method: "GET" | "POST" | "PATCH";
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   /** The app/api path, e.g. /api/v1/jobs/[id]/charge. */
   path: string;
   handler: Handler;

@@ -112,7 +112,7 @@ export interface GateRepo {
   listJobs(accountId: string, options: { runningOnly: boolean; limit: number }): Promise<Job[]>;
 
   insertJobEvent(event: JobEvent): Promise<void>;
-  /** A job's events in the order they happened, at most `limit` (≤ 200). */
+  /** A job's latest `limit` (≤ 200) events, in the order they happened. */
   listJobEvents(jobId: string, limit: number): Promise<JobEvent[]>;
 
   getLimit(accountId: string, feature: string): Promise<CachedLimit | null>;

@@ -563,13 +563,19 @@ export const configureAccount = mutation(
 
 export const JOB_EVENTS_SHOWN = 100;
 
+/** How many of a job's events a list of its latest ones leaves out: one "reserved", one per step, one at settlement. */
+function omittedEvents(job: Job, shown: number): number {
+  return Math.max(0, 1 + job.steps + (job.status === "running" ? 0 : 1) - shown);
+}
+
 export const getJob = query(
   "gate.getJob",
   z.strictObject({ jobId: jobIdSchema, asAccountId }),
-  z.object({ job: jobSchema, events: z.array(eventSchema) }),
+  z.object({ job: jobSchema, events: z.array(eventSchema), omittedEvents: z.number() }),
   async (tx, args) => {
     const job = await ownedJob(tx, args.jobId, args.asAccountId);
-    return { job, events: await tx.store.gate.listJobEvents(job.id, JOB_EVENTS_SHOWN) };
+    const events = await tx.store.gate.listJobEvents(job.id, JOB_EVENTS_SHOWN);
+    return { job, events, omittedEvents: omittedEvents(job, events.length) };
   },
 );
 
@@ -612,7 +618,8 @@ export const budget = query(
 
 export const ACCOUNT_JOBS_MAX = 50;
 
-const jobWithEvents = z.object({ job: jobSchema, events: z.array(eventSchema) });
+/** A job with its latest events; `omittedEvents` earlier ones are not shown. */
+const jobWithEvents = z.object({ job: jobSchema, events: z.array(eventSchema), omittedEvents: z.number() });
 
 /** What the account page shows: budgets, cached limits, running and recent jobs with their timelines. */
 export const accountView = query(
@@ -632,7 +639,12 @@ export const accountView = query(
     const cachedLimits = await tx.store.gate.listLimits(args.accountId, 20);
     const billing = await tx.store.gate.getBilling(args.accountId);
     const withEvents = async (jobs: Job[]) =>
-      Promise.all(jobs.map(async (job) => ({ job, events: await tx.store.gate.listJobEvents(job.id, args.eventsPerJob) })));
+      Promise.all(
+        jobs.map(async (job) => {
+          const events = await tx.store.gate.listJobEvents(job.id, args.eventsPerJob);
+          return { job, events, omittedEvents: omittedEvents(job, events.length) };
+        }),
+      );
     const running = await tx.store.gate.listJobs(args.accountId, { runningOnly: true, limit: args.jobs });
     const recent = await tx.store.gate.listJobs(args.accountId, { runningOnly: false, limit: args.jobs * 2 });
     const settled = recent.filter((j) => j.status !== "running").slice(0, args.jobs);

@@ -10,3 +10,4 @@ export const securityHeaders: readonly { key: string; value: string }[] = [
   { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
   { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
 ];
+// The content security policy (with frame-ancestors 'none') is set per request, with a nonce, in proxy.ts.

@@ -4,15 +4,19 @@
  * same objects (tests/contract/registry.test.ts checks that none is missing).
  */
 import * as accounts from "../accounts/scripts";
-import * as audit from "../audit/scripts";
 import * as gate from "../gate/scripts";
-import * as keys from "../keys/scripts";
-import * as people from "../people/scripts";
+import * as inbox from "../inbox/scripts";
+import * as inboxNaive from "../inbox/naive-scripts";
 import * as standin from "../standin/scripts";
+import * as keys from "../keys/scripts";
+import * as links from "../links/scripts";
+import * as meter from "../meter/scripts";
 import * as usage from "../usage/scripts";
 import type { Script } from "./define";
+import * as audit from "../audit/scripts";
+import * as people from "../people/scripts";
 
-const modules = { accounts, usage, keys, standin, gate, people, audit } as const;
+const modules = { accounts, usage, keys, standin, gate, links, meter, inbox, inboxNaive, people, audit } as const;
 
 function collect(): Record<string, Script> {
   const out: Record<string, Script> = {};

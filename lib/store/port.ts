@@ -7,21 +7,28 @@
  * only stores and fetches rows.
  */
 import type { AccountsRepo } from "../accounts/repo";
-import type { AuditRepo } from "../audit/repo";
-import type { ApiKeysRepo } from "../keys/repo";
-import type { PeopleRepo } from "../people/repo";
 import type { GateRepo } from "../gate/repo";
+import type { ApiKeysRepo } from "../keys/repo";
+import type { LinksRepo } from "../links/repo";
+import type { MeterRepo } from "../meter/repo";
+import type { AllowanceRepo, InboxRepo } from "../inbox/repo";
 import type { StandinRepo } from "../standin/repo";
+import type { AuditRepo } from "../audit/repo";
+import type { PeopleRepo } from "../people/repo";
 import type { UsageRepo } from "../usage/repo";
 
 export interface Store {
   accounts: AccountsRepo;
   usage: UsageRepo;
   apiKeys: ApiKeysRepo;
+  gate: GateRepo;
+  links: LinksRepo;
+  meter: MeterRepo;
+  inbox: InboxRepo;
+  allowance: AllowanceRepo;
+  standin: StandinRepo;
   people: PeopleRepo;
   audit: AuditRepo;
-  gate: GateRepo;
-  standin: StandinRepo;
 }
 
 /** What a transaction script receives besides its arguments. */
@@ -36,4 +43,4 @@ export interface Tx {
 }
 
 /** Every id prefix the product hands out, in one table (see lib/ids.ts). */
-export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run" | "usr" | "ses" | "inv" | "aud" | "agreement" | "mrec" | "event" | "msg";
+export type IdPrefix = "acct" | "job" | "link" | "evt" | "key" | "run" | "evd" | "rcp" | "lease" | "agreement" | "mrec" | "event" | "msg" | "usr" | "ses" | "inv" | "aud";

@@ -20,10 +20,37 @@ export async function recordUsage(tx: Tx, input: UsageInput): Promise<{ recorded
   const shard = Math.floor(tx.random() * COUNTER_SHARDS);
   await tx.store.usage.addToShard(entry.accountId, entry.feature, entry.cycle, shard, entry.units);
   // Marked once: more writes while it is marked add no more writes to the mark.
-  if (!(await tx.store.usage.getMark(entry.accountId, entry.feature, entry.cycle))) {
-    await tx.store.usage.insertMark({ accountId: entry.accountId, feature: entry.feature, cycle: entry.cycle, markedAtMs: tx.nowMs });
-  }
+  await markCycle(tx, entry.accountId, entry.feature, entry.cycle, tx.nowMs);
   return { recorded: true, entry };
+}
+
+/**
+ * Marks a cycle as changed (the meter may be behind): inserts its mark, or
+ * moves an existing mark's due time later, never earlier. The first mark of a
+ * cycle also makes its meter_cycles row, so the reconciler finds every cycle
+ * that has usage from that table alone.
+ */
+export async function markCycle(tx: Tx, accountId: string, feature: string, cycle: string, dueAtMs: number): Promise<void> {
+  const mark = await tx.store.usage.getMark(accountId, feature, cycle);
+  if (mark) {
+    if (dueAtMs > mark.dueAtMs) await tx.store.usage.setMarkDue(accountId, feature, cycle, dueAtMs);
+    return;
+  }
+  await tx.store.usage.insertMark({ accountId, feature, cycle, markedAtMs: tx.nowMs, dueAtMs });
+  if (!(await tx.store.meter.getCycle(accountId, feature, cycle))) {
+    await tx.store.meter.insertCycle({
+      accountId,
+      feature,
+      cycle,
+      firstUsageAtMs: tx.nowMs,
+      sentUnits: null,
+      sentAtMs: null,
+      lastAttemptUnits: null,
+      lastAttemptAtMs: null,
+      lastAttemptResult: null,
+      leaseUntilMs: 0,
+    });
+  }
 }
 
 /** The counter total of one cycle: the sum of its shard rows. */

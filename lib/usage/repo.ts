@@ -32,6 +32,15 @@ export interface UsageMark {
   feature: string;
   cycle: string;
   markedAtMs: number;
+  /** The reporter takes the mark from this time on: the mark's time, or later after a 429 (RateLimit-Reset). */
+  dueAtMs: number;
+}
+
+/** One page of a cycle's ledger units in the order the rows were written. */
+export interface UnitsPage {
+  units: number[];
+  /** Where the next page starts (pass it as `after`); the same `after` when the page is empty. */
+  cursor: string | null;
 }
 
 export const COUNTER_SHARDS = 64;
@@ -45,6 +54,19 @@ export interface UsageRepo {
   readShards(accountId: string, feature: string, cycle: string): Promise<number[]>;
   getMark(accountId: string, feature: string, cycle: string): Promise<UsageMark | null>;
   insertMark(mark: UsageMark): Promise<void>;
+
   /** Whether the account has any ledger row at all (one indexed probe); an anchor cannot move once it does. */
   hasAnyEntry(accountId: string): Promise<boolean>;
+  /**
+   * The units of at most `limit` (≤ 5,000) ledger rows of one cycle, in the
+   * order they were written, after `after` (null: from the first row). Rows are
+   * never changed or deleted, so paging on never misses or repeats one.
+   */
+  pageUnits(accountId: string, feature: string, cycle: string, after: string | null, limit: number): Promise<UnitsPage>;
+  /** The newest rows of one cycle, newest first; at most `limit` (≤ 200). */
+  recentEntries(accountId: string, feature: string, cycle: string, limit: number): Promise<UsageEntry[]>;
+  /** Marks whose due time has come, earliest due first; at most `limit` (≤ 500). */
+  listDueMarks(nowMs: number, limit: number): Promise<UsageMark[]>;
+  deleteMark(accountId: string, feature: string, cycle: string): Promise<void>;
+  setMarkDue(accountId: string, feature: string, cycle: string, dueAtMs: number): Promise<void>;
 }

@@ -31,7 +31,7 @@ describe.skipIf(!chromiumAvailable)("Concurrency Lab (real browser)", () => {
 
     await page.click("[data-testid=lab-hold] a");
     await page.waitForURL(/\/app\/accounts\/acct_/);
-    await expect.poll(() => page.textContent("[data-testid=budgets]")).toContain("80,000");
+    await expect.poll(() => page.textContent("[data-testid=budgets]"), { timeout: 60_000 }).toContain("80,000");
     expect(await page.textContent("[data-testid=limit-sources]")).toContain("from standin");
     expect(await page.textContent("[data-testid=settled-jobs]")).toContain("completed");
   }, 400_000); // next dev compiles each page on first visit

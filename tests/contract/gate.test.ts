@@ -306,6 +306,18 @@ describe.each(engines)("the gate on %s", (_name, make) => {
     expect((await budgetOf(accountId)).heldUnits).toBe(0);
   });
 
+  test("a long job's timeline shows its latest events, its end included, and says how many earlier ones are left out", async () => {
+    const accountId = await newAccount(engine, provider, 100_000);
+    const job = await admitted(accountId, "long", 10_000);
+    for (let i = 0; i < 15; i++) await chargeJob(ctx, { jobId: job.id, tokens: 10, asAccountId: accountId });
+    await settleJob(ctx, { jobId: job.id, outcome: "completed", asAccountId: accountId });
+    const view = await engine.run(gate.accountView, { accountId, eventsPerJob: 5 });
+    const row = view.settled[0]!;
+    expect(row.events.map((e) => e.kind)).toEqual(["charged", "charged", "charged", "charged", "settled"]);
+    expect(row.omittedEvents).toBe(12); // reserved + 11 charges
+    expect((await engine.run(gate.getJob, { jobId: job.id, asAccountId: accountId })).omittedEvents).toBe(0);
+  });
+
   test("the account view lists running and settled jobs with their timelines", async () => {
     const accountId = await newAccount(engine, provider, 100_000);
     const a = await admitted(accountId, "va", 1_000);

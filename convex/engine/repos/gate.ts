@@ -90,8 +90,9 @@ export function gateRepo(db: Db): GateRepo {
       const docs = await db
         .query("jobEvents")
         .withIndex("by_job", (q) => q.eq("jobId", jobId))
+        .order("desc")
         .take(Math.min(limit, 200));
-      return docs.map((d) => strip(d) as JobEvent);
+      return docs.reverse().map((d) => strip(d) as JobEvent);
     },
     async getLimit(accountId, feature) {
       const doc = await limitDoc(accountId, feature);

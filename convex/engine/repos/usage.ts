@@ -51,5 +51,42 @@ export function usageRepo(db: Db): UsageRepo {
         .first();
       return doc !== null;
     },
+    async pageUnits(accountId, feature, cycle, after, limit) {
+      // The cursor is the last row's _creationTime: rows are never changed or
+      // deleted, and Convex keeps creation times unique and increasing.
+      const docs = await db
+        .query("usageLedger")
+        .withIndex("by_cycle", (q) => {
+          const range = q.eq("accountId", accountId).eq("feature", feature).eq("cycle", cycle);
+          return after === null ? range : range.gt("_creationTime", Number(after));
+        })
+        .take(Math.min(limit, 5000));
+      const last = docs.at(-1);
+      return { units: docs.map((d) => d.units), cursor: last ? String(last._creationTime) : after };
+    },
+    async recentEntries(accountId, feature, cycle, limit) {
+      const docs = await db
+        .query("usageLedger")
+        .withIndex("by_cycle", (q) => q.eq("accountId", accountId).eq("feature", feature).eq("cycle", cycle))
+        .order("desc")
+        .take(Math.min(limit, 200));
+      return docs.map((d) => strip(d) as UsageEntry);
+    },
+    async listDueMarks(nowMs, limit) {
+      const docs = await db
+        .query("usageMarks")
+        .withIndex("by_due", (q) => q.lte("dueAtMs", nowMs))
+        .take(Math.min(limit, 500));
+      return docs.map((d) => strip(d) as UsageMark);
+    },
+    async deleteMark(accountId, feature, cycle) {
+      const doc = await markDoc(accountId, feature, cycle);
+      if (doc) await db.delete(doc._id);
+    },
+    async setMarkDue(accountId, feature, cycle, dueAtMs) {
+      const doc = await markDoc(accountId, feature, cycle);
+      if (!doc) throw new Error(`Invariant broken: setMarkDue of a missing mark ${accountId}/${feature}/${cycle}`);
+      await db.patch(doc._id, { dueAtMs });
+    },
   };
 }

@@ -9,19 +9,26 @@ import type { Store } from "../../store/port";
 import { accountsRepo } from "./repos/accounts";
 import { usageRepo } from "./repos/usage";
 import { apiKeysRepo } from "./repos/apiKeys";
+import { gateRepo } from "./repos/gate";
+import { linksRepo } from "./repos/links";
+import { meterRepo } from "./repos/meter";
+import { allowanceRepo, inboxRepo } from "./repos/inbox";
+import { standinRepo } from "./repos/standin";
 import { auditRepo } from "./repos/audit";
 import { peopleRepo } from "./repos/people";
-import { gateRepo } from "./repos/gate";
-import { standinRepo } from "./repos/standin";
 
 export function createSqliteStore(db: Database.Database): Store {
   return {
     accounts: accountsRepo(db),
     usage: usageRepo(db),
     apiKeys: apiKeysRepo(db),
+    gate: gateRepo(db),
+    links: linksRepo(db),
+    meter: meterRepo(db),
+    inbox: inboxRepo(db),
+    allowance: allowanceRepo(db),
+    standin: standinRepo(db),
     people: peopleRepo(db),
     audit: auditRepo(db),
-    gate: gateRepo(db),
-    standin: standinRepo(db),
   };
 }

@@ -1,6 +1,8 @@
 import { notFound } from "next/navigation";
-import { ApiKeysSection, EditAccountSection, MembersSection } from "@/components/account/auth-sections";
 import { BudgetSection } from "@/components/account/budget-section";
+import { UsageSection } from "@/components/account/usage-section";
+import { BillingEventsSection } from "@/components/account/billing-events-section";
+import { ApiKeysSection, EditAccountSection, MembersSection } from "@/components/account/auth-sections";
 import { Facts } from "@/components/facts";
 import { PageHeader } from "@/components/page-header";
 import * as accounts from "@/lib/accounts/scripts";
@@ -32,8 +34,10 @@ export default async function AccountPage({ params }: { params: Promise<{ id: st
       <Facts facts={facts} />
       <div className="mt-8 space-y-8">
         {/* part sections go here, one line each */}
-        <BudgetSection accountId={account.id} />
         <EditAccountSection account={account} />
+        <BudgetSection accountId={account.id} />
+        <UsageSection account={account} />
+        <BillingEventsSection accountId={account.id} />
         <ApiKeysSection accountId={account.id} />
         <MembersSection accountId={account.id} />
       </div>

@@ -10,6 +10,8 @@ import * as m0002 from "./0002_usage";
 import * as m0003 from "./0003_api_keys";
 import * as m0004 from "./0004_provider";
 import * as m0005 from "./0005_gate";
+import * as m0006 from "./0006_meter";
+import * as m0007 from "./0007_inbox";
 import * as m0008 from "./0008_auth";
 
 export interface Migration {
@@ -24,5 +26,7 @@ export const migrations: readonly Migration[] = [
   { version: 3, name: "api_keys", sql: m0003.sql },
   { version: 4, name: "provider", sql: m0004.sql },
   { version: 5, name: "gate", sql: m0005.sql },
+  { version: 6, name: "meter", sql: m0006.sql },
+  { version: 7, name: "inbox", sql: m0007.sql },
   { version: 8, name: "auth", sql: m0008.sql },
 ];

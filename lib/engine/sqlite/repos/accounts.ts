@@ -1,7 +1,7 @@
 /** Accounts over SQLite (migration 0001). */
 import type Database from "better-sqlite3";
 import type { Account, AccountPatch, AccountsRepo } from "../../../accounts/repo";
-import { lazyStatement } from "./lazy";
+import { lazyStatement, patcher } from "./lazy";
 
 interface AccountRow {
   id: string;
@@ -51,7 +51,7 @@ export function accountsRepo(db: Database.Database): AccountsRepo {
   const byCustomer = lazyStatement(() => db.prepare("SELECT * FROM accounts WHERE kinde_customer_id = ?"));
   const listFirst = lazyStatement(() => db.prepare("SELECT * FROM accounts ORDER BY id LIMIT ?"));
   const listAfter = lazyStatement(() => db.prepare("SELECT * FROM accounts WHERE id > ? ORDER BY id LIMIT ?"));
-  const patchStatements = new Map<string, Database.Statement>();
+  const patchRow = patcher<AccountPatch>(db, "accounts", accountColumns);
 
   return {
     async insert(account) {
@@ -68,16 +68,7 @@ export function accountsRepo(db: Database.Database): AccountsRepo {
       return rows.map((r) => toAccount(r)!);
     },
     async patch(id, patch) {
-      const keys = (Object.keys(patch) as (keyof AccountPatch)[]).filter((k) => patch[k] !== undefined).sort();
-      if (keys.length === 0) return;
-      const cacheKey = keys.join(",");
-      let statement = patchStatements.get(cacheKey);
-      if (!statement) {
-        const sets = keys.map((k) => `${accountColumns[k]} = @${k}`).join(", ");
-        statement = db.prepare(`UPDATE accounts SET ${sets} WHERE id = @id`);
-        patchStatements.set(cacheKey, statement);
-      }
-      statement.run({ ...Object.fromEntries(keys.map((k) => [k, patch[k]])), id });
+      patchRow(id, patch);
     },
   };
 }

@@ -151,7 +151,9 @@ export function gateRepo(db: Database.Database): GateRepo {
   const insertEvent = lazyStatement(() =>
     db.prepare("INSERT INTO job_events (job_id, at_ms, kind, units, note) VALUES (@jobId, @atMs, @kind, @units, @note)"),
   );
-  const listEvents = lazyStatement(() => db.prepare("SELECT * FROM job_events WHERE job_id = ? ORDER BY seq LIMIT ?"));
+  const listEvents = lazyStatement(() =>
+    db.prepare("SELECT * FROM (SELECT * FROM job_events WHERE job_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq"),
+  );
   const getLimit = lazyStatement(() => db.prepare("SELECT * FROM gate_limits WHERE account_id = ? AND feature = ?"));
   const putLimit = lazyStatement(() =>
     db.prepare(

@@ -1,0 +1,63 @@
+import type { InboxEventView } from "@/lib/inbox/scripts";
+import { STATUS_STYLE, utc } from "./format";
+import { ReplayButton } from "./replay-button";
+
+/** Billing events with status, attempts, next attempt, result, copies seen and Replay. */
+export function EventTable({ events, showAccount = true }: { events: InboxEventView[]; showAccount?: boolean }) {
+  if (events.length === 0) return <p className="rounded-lg border border-dashed border-stone-300 bg-white p-6 text-stone-600">No billing events yet.</p>;
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full border-collapse text-sm" data-testid="inbox-events">
+        <thead>
+          <tr className="border-b border-stone-300 text-left text-stone-500">
+            <th className="py-2 pr-3">Event time</th>
+            <th className="pr-3">Type</th>
+            {showAccount ? <th className="pr-3">Account</th> : null}
+            <th className="pr-3">Status</th>
+            <th className="pr-3">Attempts</th>
+            <th className="pr-3">Next attempt</th>
+            <th className="pr-3">Copies</th>
+            <th className="pr-3">Result</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((e) => (
+            <tr key={e.id} className="border-b border-stone-200 align-top" data-event-id={e.id} data-status={e.status}>
+              <td className="py-2 pr-3 whitespace-nowrap">
+                {utc(e.occurredAtMs)}
+                <div className="font-mono text-xs text-stone-500">{e.id}</div>
+              </td>
+              <td className="pr-3 font-mono text-xs" data-cell="type">{e.type}</td>
+              {showAccount ? (
+                <td className="pr-3 font-mono text-xs">
+                  {e.accountId ? (
+                    <a className="underline" href={`/app/accounts/${e.accountId}`}>
+                      {e.accountId}
+                    </a>
+                  ) : (
+                    (e.customerId ?? "—")
+                  )}
+                </td>
+              ) : null}
+              <td className="pr-3">
+                <span className={`rounded px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[e.status] ?? ""}`}>{e.status}</span>
+              </td>
+              <td className="pr-3">{e.attempts}</td>
+              <td className="pr-3 whitespace-nowrap">{e.status === "failed" ? utc(e.dueAtMs) : e.status === "processing" ? `lease to ${utc(e.dueAtMs)}` : "—"}</td>
+              <td className="pr-3" data-cell="copies">{e.seenCount}</td>
+              <td className="pr-3 max-w-md">
+                {e.result ?? (e.status === "received" ? "waiting for the worker" : "")}
+                {e.lastError && e.status !== "dead" ? <div className="text-xs text-orange-800">last error: {e.lastError}</div> : null}
+                {e.replays > 0 ? <div className="text-xs text-stone-500">replayed {e.replays}×</div> : null}
+              </td>
+              <td>
+                <ReplayButton inboxEventId={e.id} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

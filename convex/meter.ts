@@ -1,0 +1,22 @@
+import * as scripts from "../lib/meter/scripts";
+import { wrapMutation, wrapQuery } from "./engine/wrap";
+
+export const connectAccount = wrapMutation(scripts.connectAccount);
+export const takeMarks = wrapMutation(scripts.takeMarks);
+export const recordReports = wrapMutation(scripts.recordReports);
+export const cyclesOf = wrapQuery(scripts.cyclesOf);
+export const sumLedgerPage = wrapQuery(scripts.sumLedgerPage);
+export const checkCounters = wrapMutation(scripts.checkCounters);
+export const runStart = wrapMutation(scripts.runStart);
+export const runFinish = wrapMutation(scripts.runFinish);
+export const cycleState = wrapQuery(scripts.cycleState);
+export const recordEvidence = wrapMutation(scripts.recordEvidence);
+export const requestReconcile = wrapMutation(scripts.requestReconcile);
+export const takeReconcileRequests = wrapMutation(scripts.takeReconcileRequests);
+export const listReviews = wrapQuery(scripts.listReviews);
+export const resolveReview = wrapMutation(scripts.resolveReview);
+export const cycleDetail = wrapQuery(scripts.cycleDetail);
+export const accountOverview = wrapQuery(scripts.accountOverview);
+export const listRuns = wrapQuery(scripts.listRuns);
+export const getRun = wrapQuery(scripts.getRun);
+export const lastRun = wrapQuery(scripts.lastRun);

@@ -1,0 +1,14 @@
+/**
+ * `customer.payment_failed`: record the billing status on the account (shown on its page). Whether
+ * the gate then refuses new jobs is a per-account policy of the gate, off by default.
+ */
+import { billingStatusWrite, NEWER_BILLING_STORED } from "./billing-status";
+import { ignored, type Handler } from "./types";
+
+export const type = "customer.payment_failed";
+
+export const handle: Handler = (facts) => {
+  const write = billingStatusWrite(facts, "payment_failed");
+  if (write === null) return ignored(NEWER_BILLING_STORED);
+  return { outcome: "applied", result: "billing status set to payment_failed", writes: [write] };
+};
