@@ -17,7 +17,7 @@ import { createKey, listKeys, revokeKey } from "./keys";
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 export interface ApiRoute {
-  method: "GET" | "POST" | "PATCH";
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   /** The app/api path, e.g. /api/v1/jobs/[id]/charge. */
   path: string;
   handler: Handler;

@@ -22,6 +22,9 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import * as accountsRoute from "../../app/api/v1/accounts/route";
 import * as jobsRoute from "../../app/api/v1/jobs/route";
+import * as linksRoute from "../../app/api/v1/links/route";
+import * as accountsScripts from "../../lib/accounts/scripts";
+import * as inbox from "../../lib/inbox/scripts";
 import * as jwksRoute from "../../app/api/standin/.well-known/jwks/route";
 import { newToken, sha256Hex } from "../../lib/auth/tokens";
 import * as keys from "../../lib/keys/scripts";
@@ -90,6 +93,8 @@ const MISSING_ACCOUNT = "acct_0000000000000000000z";
 const MISSING_JOB = "job_0000000000000000000z";
 const MISSING_KEY = "key_0000000000000000000z";
 const accountOf = (w: World, whose: Whose) => (whose === "own" ? w.a.accountId : whose === "other" ? w.b.accountId : MISSING_ACCOUNT);
+const linkOf = (w: World, whose: Whose) => (whose === "own" ? w.extra["a.linkCode"]! : whose === "other" ? w.extra["b.linkCode"]! : "zzzzzzz9");
+const eventOf = (w: World, whose: Whose) => (whose === "own" ? w.extra["a.eventId"]! : whose === "other" ? w.extra["b.eventId"]! : "evt_0000000000000000000z");
 const jobOf = (w: World, whose: Whose) => (whose === "own" ? w.extra["a.jobId"]! : whose === "other" ? w.extra["b.jobId"]! : MISSING_JOB);
 const UNITS = { kind: "int", min: 0, max: 1_000_000_000_000 } as const satisfies Kind;
 const jobStep = (path: string, body: Record<string, string | number | null>, fields: Record<string, Kind>, required: string[]): Entry => ({
@@ -280,6 +285,64 @@ export const routes: Record<string, Entry> = {
     },
   },
 
+  // ---- liveness, webhooks (public by design; the intake verifies the signature before storing anything)
+  "GET /api/ping": { access: "public", why: "liveness; no data", fuzz: { target: () => ({ path: "/api/ping" }), auth: "none", noInput: [200] } },
+  "POST /api/ping": { access: "public", why: "liveness; no data", fuzz: { target: () => ({ path: "/api/ping" }), auth: "none", noInput: [200] } },
+  "POST /api/webhooks/kinde": { access: "public", why: "Kinde's webhook intake: a signed JWT, verified before anything is stored", fuzz: { target: () => ({ path: "/api/webhooks/kinde" }), auth: "none", noInput: [] } },
+  "POST /api/webhooks/kinde/naive": { access: "public", why: "the Engine Room's apply-on-arrival intake; verified like the real one", fuzz: { target: () => ({ path: "/api/webhooks/kinde/naive" }), auth: "none", noInput: [] } },
+
+  // ---- the meter
+  "GET /api/v1/links": {
+    access: "account",
+    call: (w, whose) => ({ path: `/api/v1/links?accountId=${accountOf(w, whose)}` }),
+    fuzz: { target: () => ({ path: "/api/v1/links" }), auth: "account", query: { accountId: { kind: "id", prefix: "acct" } } },
+  },
+  "POST /api/v1/links": {
+    access: "account",
+    call: (w, whose) => ({ path: "/api/v1/links", body: { destination: "https://example.com/iso", accountId: accountOf(w, whose) } }),
+    fuzz: { target: () => ({ path: "/api/v1/links" }), auth: "account", body: { encoding: "json", valid: () => ({ destination: "https://example.com/fuzz" }), fields: { destination: { kind: "token" }, accountId: { kind: "id", prefix: "acct" } }, required: ["destination"] } },
+  },
+  "GET /api/v1/links/[code]": {
+    access: "account",
+    call: (w, whose) => ({ path: `/api/v1/links/${linkOf(w, whose)}`, params: { code: linkOf(w, whose) } }),
+    fuzz: { target: (w) => ({ path: `/api/v1/links/${w.extra["a.linkCode"]}`, params: { code: w.extra["a.linkCode"]! } }), auth: "account", params: ["code"] },
+  },
+  "GET /api/v1/links/[code]/qr": {
+    access: "account",
+    call: (w, whose) => ({ path: `/api/v1/links/${linkOf(w, whose)}/qr`, params: { code: linkOf(w, whose) } }),
+    fuzz: { target: (w) => ({ path: `/api/v1/links/${w.extra["a.linkCode"]}/qr`, params: { code: w.extra["a.linkCode"]! } }), auth: "account", params: ["code"], query: { format: { kind: "enum", values: ["svg", "png"] } } },
+  },
+  "POST /api/v1/accounts/[id]/connect": {
+    access: "operator",
+    fuzz: {
+      target: (w) => ({ path: `/api/v1/accounts/${w.a.accountId}/connect`, params: { id: w.a.accountId } }),
+      auth: "operator",
+      params: ["id"],
+      body: { encoding: "json", valid: () => ({ agreementStart: 0 }), fields: { agreementStart: { kind: "date", nullable: true } }, required: [] },
+    },
+  },
+  "POST /api/v1/accounts/[id]/reconcile": { access: "operator", fuzz: { target: (w) => ({ path: `/api/v1/accounts/${w.a.accountId}/reconcile`, params: { id: w.a.accountId } }), auth: "operator", params: ["id"], noInput: [] } },
+  "POST /api/v1/meter/report": { access: "operator", fuzz: { target: () => ({ path: "/api/v1/meter/report" }), auth: "operator", noInput: [] } },
+  "POST /api/v1/usage/corrections": { access: "operator", fuzz: { target: () => ({ path: "/api/v1/usage/corrections" }), auth: "operator", noInput: [] } },
+
+  // ---- the inbox
+  "GET /api/v1/inbox/events": {
+    access: "account",
+    call: (w, whose) => ({ path: `/api/v1/inbox/events?accountId=${accountOf(w, whose)}` }),
+    fuzz: { target: () => ({ path: "/api/v1/inbox/events" }), auth: "account", query: { limit: { kind: "int", min: 1, max: 200 }, status: { kind: "enum", values: ["received", "applied"] } } },
+  },
+  "GET /api/v1/inbox/events/[id]": {
+    access: "account",
+    call: (w, whose) => ({ path: `/api/v1/inbox/events/${eventOf(w, whose)}`, params: { id: eventOf(w, whose) } }),
+    fuzz: { target: (w) => ({ path: `/api/v1/inbox/events/${w.extra["a.eventId"]}`, params: { id: w.extra["a.eventId"]! } }), auth: "account", params: ["id"] },
+  },
+  "POST /api/v1/inbox/events/[id]/replay": {
+    access: "account",
+    call: (w, whose) => ({ path: `/api/v1/inbox/events/${eventOf(w, whose)}/replay`, params: { id: eventOf(w, whose) } }),
+    fuzz: { target: (w) => ({ path: `/api/v1/inbox/events/${w.extra["a.eventId"]}/replay`, params: { id: w.extra["a.eventId"]! } }), auth: "account", params: ["id"], noInput: [] },
+  },
+  "POST /api/v1/inbox/replay": { access: "operator", fuzz: { target: () => ({ path: "/api/v1/inbox/replay" }), auth: "operator", noInput: [] } },
+
   "GET /api/v1/audit": {
     access: "operator",
     fuzz: { target: () => ({ path: "/api/v1/audit" }), auth: "operator", query: { limit: { kind: "int", min: 1, max: 200 }, accountId: { kind: "id", prefix: "acct" }, before: { kind: "token" } } },
@@ -310,6 +373,28 @@ export async function buildWorld(api: ApiHarness): Promise<World> {
   const inviteToken = newToken();
   await engine.run(people.invite, { role: "member", accountId: a.accountId, email: "unused@a.test", tokenHash: sha256Hex(inviteToken), actor: { kind: "system", id: null, label: "test" } });
   const world: World = { a, b, operatorCookie, inviteToken, extra: {} };
+  // The meter: a link each for A and B.
+  for (const [name, party] of [["a.linkCode", a], ["b.linkCode", b]] as const) {
+    const made = await api.call(linksRoute.POST, { method: "POST", path: "/api/v1/links", body: { destination: `https://example.com/${name}` }, token: party.key });
+    if (made.status !== 201) throw new Error(`link for ${name} answered ${made.status}: ${JSON.stringify(made.body)}`);
+    world.extra[name] = ((made.body as { link: { code: string } }).link ?? (made.body as { code: string })).code;
+  }
+  // The inbox: a stored billing event each for A and B (by their Kinde customer ids).
+  for (const [name, party] of [["a.eventId", a], ["b.eventId", b]] as const) {
+    await engine.run(accountsScripts.update, { id: party.accountId, kindeCustomerId: `customer_${name[0]}`, actor: { kind: "system", id: null, label: "test" } });
+    const stored = await engine.run(inbox.receive, {
+      source: "kinde",
+      dedupeKey: `wh_${name}`,
+      webhookId: `wh_${name}`,
+      eventId: `event_${name}`,
+      type: "customer.payment_succeeded",
+      payload: JSON.stringify({ type: "customer.payment_succeeded", data: { customer_id: `customer_${name[0]}` } }),
+      occurredAtMs: Date.now(),
+      customerId: `customer_${name[0]}`,
+      sizeBytes: 100,
+    });
+    world.extra[name] = stored.inboxEventId;
+  }
   // The stand-in makes its signing key on the first read of its key set; make it now, not during the fuzz.
   await api.call(jwksRoute.GET, { path: "/api/standin/.well-known/jwks", token: null });
   // The gate: a running job each for A and B (isolation), and one for A that only the fuzzer touches.

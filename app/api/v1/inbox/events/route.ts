@@ -4,14 +4,15 @@ import { json, route } from "@/lib/http/api";
 import * as inbox from "@/lib/inbox/scripts";
 import { INBOX_STATUSES } from "@/lib/inbox/repo";
 import { getRuntime } from "@/lib/runtime";
-import { parseInput } from "@/lib/validation";
+import { parseInput, queryInt } from "@/lib/validation";
 
 export const dynamic = "force-dynamic";
 
 const query = z.object({
   accountId: z.string().optional(),
   status: z.enum(INBOX_STATUSES).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  // Plain digits only ("0x10" or "1e3" is refused by name, not read as a number).
+  limit: z.preprocess((v) => (typeof v === "string" ? queryInt(v) : v), z.number().int().min(1).max(200)).default(50),
 });
 
 /** Billing events: an account key sees its own account's; the operator sees all, or one account's with ?accountId=. */
