@@ -46,7 +46,6 @@ const schema = z
     }
   });
 
-/** A Kinde back-end web application's variables, for operators signing in with Kinde (@kinde-oss/kinde-auth-nextjs reads them). */
 const KINDE_AUTH_VARS = ["KINDE_CLIENT_ID", "KINDE_CLIENT_SECRET", "KINDE_ISSUER_URL", "KINDE_SITE_URL"] as const;
 
 export interface Config {

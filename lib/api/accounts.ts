@@ -35,7 +35,11 @@ export const openAccount = route(async (request: Request) => {
     throw new AppError("invalid_input", "limits: plan limits can be set here only on the built-in stand-in; with Kinde they come from the customer's plan.");
   }
   const key = generateApiKey();
-  const { account, keyId } = await runtime.engine.run(accounts.open, { ...args, key: { hash: key.hash, prefix: key.prefix, last4: key.last4 }, actor: actorOf(principal) });
+  const { account, keyId } = await runtime.engine.run(accounts.open, {
+    ...args,
+    key: { hash: key.hash, prefix: key.prefix, last4: key.last4 },
+    actor: actorOf(principal),
+  });
   // Separate transactions: the stand-in's tables belong to the provider. A failure here leaves the account on its plan's limits.
   for (const [feature, limitMax] of Object.entries(limits ?? {})) {
     await runtime.engine.run(standin.setLimit, { accountId: account.id, featureCode: feature, limitMax });
@@ -56,7 +60,7 @@ export const listAccounts = route(async (request: Request) => {
   return json(await getRuntime().engine.run(accounts.list, query));
 });
 
-/** The account itself: its own key or member, or the operator. */
+/** The account itself: its own key or the operator. */
 export const getAccount = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const principal = await authenticate(request);
   const { id } = await params;

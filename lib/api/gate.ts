@@ -72,6 +72,18 @@ async function jobId(context: IdParams): Promise<string> {
 
 // ------------------------------------------------------------------ POST /api/v1/jobs
 
+/**
+ * The account a reserve is for. An account's key or member acts for its own
+ * account; naming any other id is the same 404 whatever that id is, and does
+ * not echo it (it came in the body, not the path). The operator must name one.
+ */
+function ownAccount(principal: Principal, named: string | undefined): string {
+  if (principal.kind === "account" && named !== undefined && named !== principal.accountId) {
+    throw new AppError("not_found", "No such account for these credentials.");
+  }
+  return actingAccount(principal, named ?? null);
+}
+
 const reserveBody = z.strictObject({
   key: gate.reserveArgs.shape.key,
   estimate: gate.reserveArgs.shape.estimate,
@@ -85,7 +97,7 @@ export const reserve = route(async (request: Request) => {
   requireSameOrigin(request);
   const principal = await authenticate(request);
   const body = parseInput(reserveBody, await readJson(request), "body");
-  const accountId = actingAccount(principal, body.accountId ?? null);
+  const accountId = ownAccount(principal, body.accountId);
   const result = await reserveJob(gateContext(), { accountId, key: body.key, estimate: body.estimate, feature: body.feature });
   switch (result.outcome) {
     case "admitted":

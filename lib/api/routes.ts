@@ -12,11 +12,12 @@
  */
 import { openAccount, listAccounts, getAccount, updateAccount } from "./accounts";
 import { budget, charge, extend, getJob, reserve, settle } from "./gate";
+import { createKey, listKeys, revokeKey } from "./keys";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 export interface ApiRoute {
-  method: "GET" | "POST" | "PATCH";
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   /** The app/api path, e.g. /api/v1/jobs/[id]/charge. */
   path: string;
   handler: Handler;
@@ -28,6 +29,9 @@ export const apiRoutes: readonly ApiRoute[] = [
   { method: "GET", path: "/api/v1/accounts/[id]", handler: getAccount as Handler },
   { method: "PATCH", path: "/api/v1/accounts/[id]", handler: updateAccount as Handler },
   { method: "GET", path: "/api/v1/accounts/[id]/budget", handler: budget as Handler },
+  { method: "GET", path: "/api/v1/accounts/[id]/keys", handler: listKeys as Handler },
+  { method: "POST", path: "/api/v1/accounts/[id]/keys", handler: createKey as Handler },
+  { method: "DELETE", path: "/api/v1/accounts/[id]/keys/[keyId]", handler: revokeKey as Handler },
   { method: "POST", path: "/api/v1/jobs", handler: reserve as Handler },
   { method: "GET", path: "/api/v1/jobs/[id]", handler: getJob as Handler },
   { method: "POST", path: "/api/v1/jobs/[id]/charge", handler: charge as Handler },

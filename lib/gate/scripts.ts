@@ -170,7 +170,10 @@ function settledAnswer(job: Job, what: string): string {
 
 export const reserveArgs = z.strictObject({
   accountId,
-  key: z.string().min(1, `a key of 1 to ${KEY_LENGTH_MAX} characters`).max(KEY_LENGTH_MAX, `a key of 1 to ${KEY_LENGTH_MAX} characters`),
+  key: z
+    .string()
+    .max(KEY_LENGTH_MAX, `a key of 1 to ${KEY_LENGTH_MAX} characters`)
+    .refine((k) => k.trim().length > 0 && !/[\u0000-\u001f\u007f]/.test(k), `a key of 1 to ${KEY_LENGTH_MAX} characters, not blank, without control characters`),
   estimate: units(1),
   feature: featureCode.default(DEFAULT_FEATURE),
   leaseMs: leaseMsArg,

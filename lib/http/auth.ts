@@ -80,10 +80,14 @@ async function noteKeyUse(keyId: string, lastUsedAtMs: number | null, nowMs: num
   await getRuntime().engine.run(keys.touch, { keyId });
 }
 
-/** The account a request acts for: an account key acts for its own; the operator names one. */
+/**
+ * The account a request acts for: an account key acts for its own; the operator names one.
+ * A key naming another account (in a body or a query, where the id is not part of the path)
+ * gets the same 404 whether that account exists or not, without the id echoed back.
+ */
 export function actingAccount(principal: Principal, requestedAccountId: string | null): string {
   if (principal.kind === "account") {
-    if (requestedAccountId !== null && requestedAccountId !== principal.accountId) throw notFound("account", requestedAccountId);
+    if (requestedAccountId !== null && requestedAccountId !== principal.accountId) throw new AppError("not_found", "No such account.");
     return principal.accountId;
   }
   if (requestedAccountId === null) throw new AppError("invalid_input", "accountId: the operator must name the account this request is for");

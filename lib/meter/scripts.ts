@@ -14,6 +14,8 @@ import { cycleName, featureCode } from "../usage/scripts";
 import { standingOf } from "./decide";
 import type { MeterCycle, MeterEvidence, MeterReview } from "./repo";
 
+/** The latest time a JavaScript Date can hold. */
+export const AGREEMENT_START_MS_MAX = 8_640_000_000_000_000;
 /** Most marked cycles one reporter run takes. */
 export const REPORT_TAKE_MAX = 100;
 /** How long a taken mark belongs to the reporter run that took it; a crashed run's marks come back after this. */
@@ -145,7 +147,7 @@ export const connectAccount = mutation(
     accountId,
     kindeCustomerId: z.string().min(1).max(100).regex(/^[A-Za-z0-9_\-]+$/, "letters, digits, '_' or '-'").nullable().optional(),
     agreementId: z.string().min(1).max(100).regex(/^[A-Za-z0-9_\-]+$/, "letters, digits, '_' or '-'").nullable().optional(),
-    agreementStartMs: z.number().int().min(0).nullable().optional(),
+    agreementStartMs: z.number().int().min(0).max(AGREEMENT_START_MS_MAX, "a time no later than the year 275760").nullable().optional(),
   }),
   z.object({ accountId: z.string(), kindeCustomerId: z.string().nullable(), agreementId: z.string().nullable(), cycleAnchorMs: z.number().nullable() }),
   async (tx, args) => {

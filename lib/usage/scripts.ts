@@ -62,7 +62,7 @@ export const correct = mutation(
   "usage.correct",
   z.strictObject({
     entryKey: z.string().min(1).max(200),
-    units: z.number().int().max(-1, "a correction takes units away: a whole number below 0").optional(),
+    units: z.number().int().min(-1_000_000_000).max(-1, "a correction takes units away: a whole number below 0").optional(),
     reason: z.string().trim().min(1, "say why the row is corrected").max(500),
   }),
   z.object({ recorded: z.boolean(), entry: entrySchema, corrected: entrySchema }),

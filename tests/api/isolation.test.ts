@@ -37,10 +37,13 @@ async function send(handler: Handler, method: string, call: { path: string; para
 }
 
 /** B's identifiers must never come back to A (beyond the ids A itself sent, which a 404 for any id echoes). */
-function withoutEcho(body: unknown, sent: { path: string; body?: unknown } | string, replacement: string): string {
+function withoutEcho(body: unknown, sent: { path: string; params?: Record<string, string>; body?: unknown } | string, replacement: string): string {
   const call = typeof sent === "string" ? { path: sent } : sent;
+  const url = new URL(call.path, "http://x");
   const echoes = [
-    ...call.path.split(/[/?&=]/).filter((p) => p.length > 8),
+    ...url.pathname.split("/").filter((p) => p.length > 8),
+    ...Object.values(call.params ?? {}),
+    ...[...url.searchParams.values()],
     ...Object.values((call.body ?? {}) as Record<string, unknown>).filter((v): v is string => typeof v === "string" && /^[a-z]+_[0-9a-z]{20}$/.test(v)),
   ];
   let text = JSON.stringify(body);

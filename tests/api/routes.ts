@@ -22,11 +22,13 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import * as accountsRoute from "../../app/api/v1/accounts/route";
 import * as jobsRoute from "../../app/api/v1/jobs/route";
+import * as linksRoute from "../../app/api/v1/links/route";
+import * as accountsScripts from "../../lib/accounts/scripts";
+import * as inbox from "../../lib/inbox/scripts";
 import * as jwksRoute from "../../app/api/standin/.well-known/jwks/route";
 import { newToken, sha256Hex } from "../../lib/auth/tokens";
-import * as accounts from "../../lib/accounts/scripts";
-import * as inbox from "../../lib/inbox/scripts";
 import * as keys from "../../lib/keys/scripts";
+import * as links from "../../lib/links/scripts";
 import { generateApiKey } from "../../lib/keys/token";
 import * as people from "../../lib/people/scripts";
 import { getRuntime } from "../../lib/runtime";
@@ -92,8 +94,8 @@ const MISSING_ACCOUNT = "acct_0000000000000000000z";
 const MISSING_JOB = "job_0000000000000000000z";
 const MISSING_KEY = "key_0000000000000000000z";
 const accountOf = (w: World, whose: Whose) => (whose === "own" ? w.a.accountId : whose === "other" ? w.b.accountId : MISSING_ACCOUNT);
-const MISSING_INBOX_EVENT = "evt_0000000000000000000z";
-const inboxEventOf = (w: World, whose: Whose) => (whose === "own" ? w.extra["a.inboxEventId"]! : whose === "other" ? w.extra["b.inboxEventId"]! : MISSING_INBOX_EVENT);
+const linkOf = (w: World, whose: Whose) => (whose === "own" ? w.extra["a.linkCode"]! : whose === "other" ? w.extra["b.linkCode"]! : "zzzzzzz9");
+const eventOf = (w: World, whose: Whose) => (whose === "own" ? w.extra["a.eventId"]! : whose === "other" ? w.extra["b.eventId"]! : "evt_0000000000000000000z");
 const jobOf = (w: World, whose: Whose) => (whose === "own" ? w.extra["a.jobId"]! : whose === "other" ? w.extra["b.jobId"]! : MISSING_JOB);
 const UNITS = { kind: "int", min: 0, max: 1_000_000_000_000 } as const satisfies Kind;
 const jobStep = (path: string, body: Record<string, string | number | null>, fields: Record<string, Kind>, required: string[]): Entry => ({
@@ -284,73 +286,164 @@ export const routes: Record<string, Entry> = {
     },
   },
 
-  // ---- the inbox (Part C)
-  "POST /api/webhooks/kinde": {
-    access: "public",
-    why: "Kinde's billing webhooks: only a JWT signed RS256 by the provider's key is stored",
-    fuzz: { target: () => ({ path: "/api/webhooks/kinde" }), auth: "none", noInput: [200] },
+  // ---- liveness, webhooks (public by design; the intake verifies the signature before storing anything)
+  "GET /api/ping": { access: "public", why: "liveness; no data", fuzz: { target: () => ({ path: "/api/ping" }), auth: "none", noInput: [200] } },
+  "POST /api/ping": { access: "public", why: "liveness; no data", fuzz: { target: () => ({ path: "/api/ping" }), auth: "none", noInput: [200] } },
+  "POST /api/webhooks/kinde": { access: "public", why: "Kinde's webhook intake: a signed JWT, verified before anything is stored", fuzz: { target: () => ({ path: "/api/webhooks/kinde" }), auth: "none", noInput: [] } },
+  "POST /api/webhooks/kinde/naive": { access: "public", why: "the Engine Room's apply-on-arrival intake; verified like the real one", fuzz: { target: () => ({ path: "/api/webhooks/kinde/naive" }), auth: "none", noInput: [] } },
+
+  // ---- the meter
+  "GET /api/v1/links": {
+    access: "account",
+    call: (w, whose) => ({ path: `/api/v1/links?accountId=${accountOf(w, whose)}` }),
+    fuzz: { target: () => ({ path: "/api/v1/links" }), auth: "account", query: { accountId: { kind: "id", prefix: "acct" } } },
   },
-  "POST /api/webhooks/kinde/naive": { access: "operator", fuzz: { target: () => ({ path: "/api/webhooks/kinde/naive" }), auth: "operator", noInput: [200] } },
-  "GET /api/ping": { access: "public", why: "liveness probe: answers ok and reads nothing", fuzz: { target: () => ({ path: "/api/ping" }), auth: "none", noInput: [200] } },
-  "POST /api/ping": { access: "public", why: "liveness probe: answers ok and reads nothing", fuzz: { target: () => ({ path: "/api/ping" }), auth: "none", noInput: [200] } },
+  "POST /api/v1/links": {
+    access: "account",
+    call: (w, whose) => ({ path: "/api/v1/links", body: { destination: "https://example.com/iso", accountId: accountOf(w, whose) } }),
+    fuzz: { target: () => ({ path: "/api/v1/links" }), auth: "account", body: { encoding: "json", valid: () => ({ destination: "https://example.com/fuzz" }), fields: { destination: { kind: "token" }, accountId: { kind: "id", prefix: "acct" } }, required: ["destination"] } },
+  },
+  "GET /api/v1/links/[code]": {
+    access: "account",
+    call: (w, whose) => ({ path: `/api/v1/links/${linkOf(w, whose)}`, params: { code: linkOf(w, whose) } }),
+    fuzz: { target: (w) => ({ path: `/api/v1/links/${w.extra["a.linkCode"]}`, params: { code: w.extra["a.linkCode"]! } }), auth: "account", params: ["code"] },
+  },
+  "GET /api/v1/links/[code]/qr": {
+    access: "account",
+    call: (w, whose) => ({ path: `/api/v1/links/${linkOf(w, whose)}/qr`, params: { code: linkOf(w, whose) } }),
+    fuzz: { target: (w) => ({ path: `/api/v1/links/${w.extra["a.linkCode"]}/qr`, params: { code: w.extra["a.linkCode"]! } }), auth: "account", params: ["code"], query: { format: { kind: "enum", values: ["svg", "png"] } } },
+  },
+  "POST /api/v1/accounts/[id]/connect": {
+    access: "operator",
+    fuzz: {
+      target: (w) => ({ path: `/api/v1/accounts/${w.a.accountId}/connect`, params: { id: w.a.accountId } }),
+      auth: "operator",
+      params: ["id"],
+      body: { encoding: "json", valid: () => ({ agreementStart: 0 }), fields: { agreementStart: { kind: "date", nullable: true } }, required: [] },
+    },
+  },
+  "POST /api/v1/accounts/[id]/reconcile": { access: "operator", fuzz: { target: (w) => ({ path: `/api/v1/accounts/${w.a.accountId}/reconcile`, params: { id: w.a.accountId } }), auth: "operator", params: ["id"], noInput: [] } },
+  "POST /api/v1/meter/report": { access: "operator", fuzz: { target: () => ({ path: "/api/v1/meter/report" }), auth: "operator", noInput: [] } },
+  "POST /api/v1/usage/corrections": { access: "operator", fuzz: { target: () => ({ path: "/api/v1/usage/corrections" }), auth: "operator", noInput: [] } },
+
+  // ---- the inbox
   "GET /api/v1/inbox/events": {
     access: "account",
     call: (w, whose) => ({ path: `/api/v1/inbox/events?accountId=${accountOf(w, whose)}` }),
-    fuzz: {
-      target: () => ({ path: "/api/v1/inbox/events" }),
-      auth: "account",
-      query: { accountId: { kind: "id", prefix: "acct" }, status: { kind: "enum", values: ["received", "processing", "applied", "ignored", "failed", "dead"] }, limit: { kind: "int", min: 1, max: 200 } },
-    },
+    fuzz: { target: () => ({ path: "/api/v1/inbox/events" }), auth: "account", query: { limit: { kind: "int", min: 1, max: 200 }, status: { kind: "enum", values: ["received", "applied"] } } },
   },
   "GET /api/v1/inbox/events/[id]": {
     access: "account",
-    call: (w, whose) => ({ path: `/api/v1/inbox/events/${inboxEventOf(w, whose)}`, params: { id: inboxEventOf(w, whose) } }),
-    fuzz: { target: (w) => ({ path: `/api/v1/inbox/events/${w.extra["a.inboxEventId"]}`, params: { id: w.extra["a.inboxEventId"]! } }), auth: "account", params: ["id"] },
+    call: (w, whose) => ({ path: `/api/v1/inbox/events/${eventOf(w, whose)}`, params: { id: eventOf(w, whose) } }),
+    fuzz: { target: (w) => ({ path: `/api/v1/inbox/events/${w.extra["a.eventId"]}`, params: { id: w.extra["a.eventId"]! } }), auth: "account", params: ["id"] },
   },
   "POST /api/v1/inbox/events/[id]/replay": {
     access: "account",
-    call: (w, whose) => ({ path: `/api/v1/inbox/events/${inboxEventOf(w, whose)}/replay`, params: { id: inboxEventOf(w, whose) } }),
-    fuzz: { target: (w) => ({ path: `/api/v1/inbox/events/${w.extra["a.fuzzInboxEventId"]}/replay`, params: { id: w.extra["a.fuzzInboxEventId"]! } }), auth: "account", params: ["id"], noInput: [200] },
+    call: (w, whose) => ({ path: `/api/v1/inbox/events/${eventOf(w, whose)}/replay`, params: { id: eventOf(w, whose) } }),
+    fuzz: { target: (w) => ({ path: `/api/v1/inbox/events/${w.extra["a.eventId"]}/replay`, params: { id: w.extra["a.eventId"]! } }), auth: "account", params: ["id"], noInput: [] },
   },
-  "POST /api/v1/inbox/replay": {
-    access: "operator",
-    fuzz: {
-      target: () => ({ path: "/api/v1/inbox/replay" }),
-      auth: "operator",
-      body: { encoding: "json", valid: () => ({ fromMs: 0, toMs: 1 }), fields: { fromMs: { kind: "date" }, toMs: { kind: "date" }, limit: { kind: "int", min: 1, max: 500 } }, required: [] },
-    },
-  },
+  "POST /api/v1/inbox/replay": { access: "operator", fuzz: { target: () => ({ path: "/api/v1/inbox/replay" }), auth: "operator", noInput: [] } },
 
   "GET /api/v1/audit": {
     access: "operator",
     fuzz: { target: () => ({ path: "/api/v1/audit" }), auth: "operator", query: { limit: { kind: "int", min: 1, max: 200 }, accountId: { kind: "id", prefix: "acct" }, before: { kind: "token" } } },
+  },
+  // ---- the meter (Part B): links, corrections, connect, reconcile, report-now
+  "POST /api/v1/links": {
+    access: "account",
+    call: (w, whose) => ({ path: "/api/v1/links", body: { destination: "https://example.com/iso", ...(whose === "own" ? {} : { accountId: accountOf(w, whose) }) } }),
+    fuzz: {
+      target: () => ({ path: "/api/v1/links" }),
+      auth: "account",
+      body: {
+        encoding: "json",
+        valid: () => ({ destination: "https://example.com/fuzz" }),
+        fields: { destination: { kind: "text", max: 2048, min: 1 }, code: { kind: "text", max: 32 }, accountId: { kind: "id", prefix: "acct" } },
+        required: ["destination"],
+      },
+    },
+  },
+  "GET /api/v1/links": {
+    access: "account",
+    call: (w, whose) => ({ path: whose === "own" ? "/api/v1/links" : `/api/v1/links?accountId=${accountOf(w, whose)}` }),
+    fuzz: { target: () => ({ path: "/api/v1/links" }), auth: "account", query: { limit: { kind: "int", min: 1, max: 200 }, accountId: { kind: "id", prefix: "acct" } } },
+  },
+  "GET /api/v1/links/[code]": {
+    access: "account",
+    call: (w, whose) => {
+      const code = linkOf(w, whose);
+      return { path: `/api/v1/links/${code}`, params: { code } };
+    },
+    fuzz: {
+      target: (w) => ({ path: `/api/v1/links/${w.extra["a.linkCode"]}`, params: { code: w.extra["a.linkCode"]! } }),
+      auth: "account",
+      params: ["code"],
+      query: { cycle: { kind: "enum", values: ["2026-10"] } },
+    },
+  },
+  "GET /api/v1/links/[code]/qr": {
+    access: "account",
+    call: (w, whose) => {
+      const code = linkOf(w, whose);
+      return { path: `/api/v1/links/${code}/qr`, params: { code } };
+    },
+    fuzz: {
+      target: (w) => ({ path: `/api/v1/links/${w.extra["a.linkCode"]}/qr`, params: { code: w.extra["a.linkCode"]! } }),
+      auth: "account",
+      params: ["code"],
+      query: { format: { kind: "enum", values: ["svg", "png"] } },
+    },
+  },
+  "POST /api/v1/usage/corrections": {
+    access: "operator",
+    fuzz: {
+      target: () => ({ path: "/api/v1/usage/corrections" }),
+      auth: "operator",
+      body: {
+        encoding: "json",
+        valid: () => ({ entryKey: "click_not_in_the_ledger", reason: "fuzz" }),
+        fields: { entryKey: { kind: "text", max: 200, min: 1 }, units: { kind: "int", min: -999_999_999, max: -1 } /* the schema allows -1e9; the fuzzer makes its too-small values below `min` */, reason: { kind: "text", max: 500, min: 1 } },
+        required: ["entryKey", "reason"],
+      },
+    },
+  },
+  "POST /api/v1/accounts/[id]/connect": {
+    access: "operator",
+    fuzz: {
+      target: (w) => ({ path: `/api/v1/accounts/${w.a.accountId}/connect`, params: { id: w.a.accountId } }),
+      auth: "operator",
+      params: ["id"],
+      body: {
+        encoding: "json",
+        valid: () => ({ agreementId: "agreement_fuzz" }),
+        fields: {
+          kindeCustomerId: { kind: "id", prefix: "customer", nullable: true },
+          agreementId: { kind: "id", prefix: "agreement", nullable: true },
+          agreementStart: { kind: "date", nullable: true },
+        },
+        required: [],
+      },
+    },
+  },
+  "POST /api/v1/accounts/[id]/reconcile": {
+    access: "operator",
+    fuzz: { target: (w) => ({ path: `/api/v1/accounts/${w.a.accountId}/reconcile`, params: { id: w.a.accountId } }), auth: "operator", params: ["id"], noInput: [200] },
+  },
+  "POST /api/v1/meter/report": {
+    access: "operator",
+    fuzz: { target: () => ({ path: "/api/v1/meter/report" }), auth: "operator", noInput: [200] },
   },
 };
 
 /** Fixtures beyond the two accounts; each part appends what its "other" calls need (B's job, link, event). */
 export const worldSteps: ((world: World, api: ApiHarness) => Promise<void>)[] = [];
 
-// The inbox: A and B each connected to a Kinde customer, with a stored billing event each (and one for A that only the
-// fuzzer replays). The type is one no handler knows, so applying or replaying it writes no rows.
+// The meter: a short link for A and one for B.
+const linkOf = (w: World, whose: Whose) => (whose === "own" ? w.extra["a.linkCode"]! : whose === "other" ? w.extra["b.linkCode"]! : "nosuchlink");
 worldSteps.push(async (world) => {
   const engine = getRuntime().engine;
-  const actor = { kind: "system" as const, id: null, label: "test" };
-  for (const [name, party] of [["a.inboxEventId", world.a], ["b.inboxEventId", world.b], ["a.fuzzInboxEventId", world.a]] as const) {
-    const customerId = `customer_world_${party.accountId.slice(-8)}`;
-    await engine.run(accounts.update, { id: party.accountId, kindeCustomerId: customerId, actor });
-    const stored = await engine.run(inbox.receive, {
-      source: "kinde",
-      dedupeKey: `msg_world_${name}`,
-      webhookId: `msg_world_${name}`,
-      eventId: null,
-      type: "user.created",
-      payload: JSON.stringify({ type: "user.created", timestamp: new Date().toISOString(), data: { customer_id: customerId } }),
-      occurredAtMs: Date.now(),
-      customerId,
-      sizeBytes: 100,
-      stopAtAttempt: null,
-    });
-    world.extra[name] = stored.inboxEventId;
+  for (const [party, key] of [[world.a, "a.linkCode"], [world.b, "b.linkCode"]] as const) {
+    world.extra[key] = (await engine.run(links.create, { accountId: party.accountId, destination: "https://example.com/world" })).code;
   }
 });
 
@@ -375,6 +468,28 @@ export async function buildWorld(api: ApiHarness): Promise<World> {
   const inviteToken = newToken();
   await engine.run(people.invite, { role: "member", accountId: a.accountId, email: "unused@a.test", tokenHash: sha256Hex(inviteToken), actor: { kind: "system", id: null, label: "test" } });
   const world: World = { a, b, operatorCookie, inviteToken, extra: {} };
+  // The meter: a link each for A and B.
+  for (const [name, party] of [["a.linkCode", a], ["b.linkCode", b]] as const) {
+    const made = await api.call(linksRoute.POST, { method: "POST", path: "/api/v1/links", body: { destination: `https://example.com/${name}` }, token: party.key });
+    if (made.status !== 201) throw new Error(`link for ${name} answered ${made.status}: ${JSON.stringify(made.body)}`);
+    world.extra[name] = ((made.body as { link: { code: string } }).link ?? (made.body as { code: string })).code;
+  }
+  // The inbox: a stored billing event each for A and B (by their Kinde customer ids).
+  for (const [name, party] of [["a.eventId", a], ["b.eventId", b]] as const) {
+    await engine.run(accountsScripts.update, { id: party.accountId, kindeCustomerId: `customer_${name[0]}`, actor: { kind: "system", id: null, label: "test" } });
+    const stored = await engine.run(inbox.receive, {
+      source: "kinde",
+      dedupeKey: `wh_${name}`,
+      webhookId: `wh_${name}`,
+      eventId: `event_${name}`,
+      type: "customer.payment_succeeded",
+      payload: JSON.stringify({ type: "customer.payment_succeeded", data: { customer_id: `customer_${name[0]}` } }),
+      occurredAtMs: Date.now(),
+      customerId: `customer_${name[0]}`,
+      sizeBytes: 100,
+    });
+    world.extra[name] = stored.inboxEventId;
+  }
   // The stand-in makes its signing key on the first read of its key set; make it now, not during the fuzz.
   await api.call(jwksRoute.GET, { path: "/api/standin/.well-known/jwks", token: null });
   // The gate: a running job each for A and B (isolation), and one for A that only the fuzzer touches.

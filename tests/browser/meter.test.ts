@@ -4,9 +4,12 @@
  * the total, the meter is made to drift with a fault switch, and Run now finds
  * the drift, repairs it and shows the evidence.
  */
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { chromiumAvailable, launchBrowser, startDevServer, type RunningServer } from "./harness";
+
+/** Forms whose answer needs JavaScript are used only once React has hydrated the page. */
+const hydrated = (page: Page) => page.locator("[data-hydrated=true]").waitFor({ state: "attached" });
 
 describe.skipIf(!chromiumAvailable)("Links and Reconciliation pages (real browser)", () => {
   let server: RunningServer;
@@ -25,8 +28,12 @@ describe.skipIf(!chromiumAvailable)("Links and Reconciliation pages (real browse
     // next dev compiles each page on first visit; on a busy 2-core machine that can take a while.
     page.setDefaultTimeout(120_000);
     const slow = { timeout: 90_000 };
-    await page.goto(`${server.url}/signin`);
-    await page.fill("#token", server.operatorToken());
+    // First run: the setup token makes the operator, who is then signed in.
+    await page.goto(`${server.url}/setup`);
+    await page.fill("#setupToken", server.setupToken());
+    await page.fill("#name", "Nora");
+    await page.fill("#email", "nora@example.com");
+    await page.fill("#password", "a long operator password");
     await page.click("button[type=submit]");
     await page.waitForURL(/\/app$/);
 
@@ -39,6 +46,7 @@ describe.skipIf(!chromiumAvailable)("Links and Reconciliation pages (real browse
     expect(opened.status).toBe(201);
 
     await page.goto(`${server.url}/app/links`);
+    await hydrated(page);
     await page.fill("input[name=destination]", "javascript:alert(1)");
     await page.evaluate(() => document.querySelector<HTMLInputElement>("input[name=destination]")!.setAttribute("type", "text"));
     await page.click("text=Create link");
@@ -60,6 +68,7 @@ describe.skipIf(!chromiumAvailable)("Links and Reconciliation pages (real browse
     await expect.poll(() => page.locator("[data-testid=clicks-by-day] .recharts-bar-rectangle").count(), slow).toBeGreaterThan(0);
 
     await page.goto(`${server.url}/app/reconciliation`);
+    await hydrated(page);
     await page.click("text=Run the reporter");
     await expect.poll(() => page.textContent("main"), slow).toContain("1 written");
     await page.click("section >> text=Reconcile every account now >> xpath=.. >> button");

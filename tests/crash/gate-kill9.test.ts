@@ -93,11 +93,12 @@ describe("the gate under kill -9", () => {
       [
         path.join(root, "scripts/load.mjs"),
         ...["--jobs", String(JOBS), "--accounts", String(ACCOUNTS), "--concurrency", "50", "--estimate", "1000", "--limit", String(LIMIT)],
-        ...["--rate", "1000000", "--retry-for", "1500", "--record", record, "--json", "--url", `http://127.0.0.1:${port}`, "--token", token],
+        ...["--rate", "1000000", "--key-rate", "100000", "--retry-for", "1500", "--record", record, "--json", "--url", `http://127.0.0.1:${port}`, "--token", token],
       ],
       { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
     );
     load.stdout!.on("data", (d: Buffer) => (loadOutput += d.toString()));
+    load.stderr!.on("data", (d: Buffer) => (loadOutput += d.toString()));
     const loadExit = new Promise<number | null>((resolve) => load.once("exit", resolve));
 
     // Kill the server once enough jobs are admitted that many are mid-flight.
@@ -115,7 +116,7 @@ describe("the gate under kill -9", () => {
     await server.ready;
 
     await loadExit;
-    const summary = JSON.parse(loadOutput.trim().split("\n").at(-1)!) as { started: number; refused: number; failed: number; abandoned: number; rateLimited: number; unavailable: number };
+    const summary = JSON.parse(loadOutput.trim().split("\n").filter((l) => l.startsWith("{")).at(-1)!) as { started: number; refused: number; failed: number; abandoned: number; rateLimited: number; unavailable: number };
     // Every job is accounted for once: admitted, refused, or failed before it was admitted.
     expect(summary.started + summary.refused + summary.rateLimited + summary.unavailable + (summary.failed - summary.abandoned)).toBe(JOBS);
     expect(summary.failed, "some workers lost their server mid-job").toBeGreaterThan(0);

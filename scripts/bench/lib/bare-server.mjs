@@ -28,6 +28,9 @@ const server = http.createServer((request, response) => {
     if (url === "/api/v1/accounts") {
       status = 201;
       answer = { account: { id: `acct_${++n}` }, apiKey: { key: "bare" } };
+    } else if (url.endsWith("/keys")) {
+      status = 201;
+      answer = { apiKey: { key: "bare" } };
     } else if (url === "/api/v1/jobs") {
       status = 201;
       answer = { id: `job_${++n}`, status: "running" };

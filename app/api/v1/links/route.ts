@@ -5,7 +5,7 @@ import { hostOf, linkView, originOf } from "@/lib/links/http";
 import { qrSvg } from "@/lib/links/qr";
 import * as links from "@/lib/links/scripts";
 import { getRuntime } from "@/lib/runtime";
-import { parseInput } from "@/lib/validation";
+import { parseInput, queryInt } from "@/lib/validation";
 
 export const dynamic = "force-dynamic";
 
@@ -38,7 +38,7 @@ export const GET = route(async (request: Request) => {
   const url = new URL(request.url);
   const requested = url.searchParams.get("accountId");
   const accountId = principal.kind === "account" ? actingAccount(principal, requested) : (requested ?? undefined);
-  const args = parseInput(links.list.args, { accountId, limit: Number(url.searchParams.get("limit") ?? "100") }, "query");
+  const args = parseInput(links.list.args, { accountId, limit: queryInt(url.searchParams.get("limit")) ?? 100 }, "query");
   const { links: found } = await getRuntime().engine.run(links.list, args);
   const origin = originOf(request.headers, request.url);
   return json({ links: found.map((l) => linkView(l, origin)) });

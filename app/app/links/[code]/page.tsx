@@ -11,6 +11,7 @@ import { originOf, shortUrlOf } from "@/lib/links/http";
 import { qrSvg } from "@/lib/links/qr";
 import { ANY_CODE_PATTERN } from "@/lib/links/rules";
 import * as links from "@/lib/links/scripts";
+import { requireOperatorSession } from "@/lib/http/session";
 import { getRuntime } from "@/lib/runtime";
 import * as usage from "@/lib/usage/scripts";
 import { correctEntryAction } from "../../reconciliation/actions";
@@ -19,6 +20,7 @@ export const dynamic = "force-dynamic";
 
 /** One link: its short URL and QR code, clicks this cycle by day, and its latest clicks (each can be corrected). */
 export default async function LinkPage({ params, searchParams }: { params: Promise<{ code: string }>; searchParams: Promise<{ cycle?: string }> }) {
+  await requireOperatorSession();
   const { code } = await params;
   const { cycle } = await searchParams;
   const { engine } = getRuntime();

@@ -7,6 +7,7 @@ import { meterText, Table, VerdictBadge } from "@/components/meter/table";
 import { PageHeader } from "@/components/page-header";
 import * as accounts from "@/lib/accounts/scripts";
 import * as meter from "@/lib/meter/scripts";
+import { requireOperatorSession } from "@/lib/http/session";
 import { getRuntime } from "@/lib/runtime";
 import { runReconcileAction } from "../actions";
 
@@ -20,6 +21,7 @@ export default async function AccountReconciliation({
   params: Promise<{ accountId: string }>;
   searchParams: Promise<{ feature?: string; cycle?: string }>;
 }) {
+  await requireOperatorSession();
   const { accountId } = await params;
   const wanted = await searchParams;
   const { engine } = getRuntime();

@@ -9,20 +9,17 @@ import { parseInput, queryInt } from "@/lib/validation";
 export const dynamic = "force-dynamic";
 
 const query = z.object({
-  accountId: z.string().regex(/^acct_[0-9a-z]{20}$/, "an account id (acct_ followed by 20 characters)").optional(),
+  accountId: z.string().optional(),
   status: z.enum(INBOX_STATUSES).optional(),
-  limit: z.number().int().min(1).max(200).default(50),
+  // Plain digits only ("0x10" or "1e3" is refused by name, not read as a number).
+  limit: z.preprocess((v) => (typeof v === "string" ? queryInt(v) : v), z.number().int().min(1).max(200)).default(50),
 });
 
 /** Billing events: an account key sees its own account's; the operator sees all, or one account's with ?accountId=. */
 export const GET = route(async (request: Request) => {
   const principal = await authenticate(request);
   const url = new URL(request.url);
-  const q = parseInput(
-    query,
-    { accountId: url.searchParams.get("accountId") ?? undefined, status: url.searchParams.get("status") ?? undefined, limit: queryInt(url.searchParams.get("limit")) },
-    "query",
-  );
+  const q = parseInput(query, Object.fromEntries(url.searchParams), "query");
   const { engine } = getRuntime();
   if (principal.kind === "account" || q.accountId !== undefined) {
     const accountId = actingAccount(principal, q.accountId ?? null);

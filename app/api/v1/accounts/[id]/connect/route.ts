@@ -11,7 +11,7 @@ const body = z.strictObject({
   kindeCustomerId: z.string().nullable().optional(),
   agreementId: z.string().nullable().optional(),
   /** The agreement start, which anchors the account's billing cycles: an ISO time or milliseconds. */
-  agreementStart: z.union([z.iso.datetime({ offset: true }), z.number().int()]).nullable().optional(),
+  agreementStart: z.union([z.iso.datetime({ offset: true }), z.number().int().min(0).max(meter.AGREEMENT_START_MS_MAX)]).nullable().optional(),
 });
 
 /** Operator: connects an account to its provider customer and agreement, and sets its cycle anchor (refused once it has usage). */
