@@ -28,7 +28,6 @@ import * as inbox from "../../lib/inbox/scripts";
 import * as jwksRoute from "../../app/api/standin/.well-known/jwks/route";
 import { newToken, sha256Hex } from "../../lib/auth/tokens";
 import * as keys from "../../lib/keys/scripts";
-import * as links from "../../lib/links/scripts";
 import { generateApiKey } from "../../lib/keys/token";
 import * as people from "../../lib/people/scripts";
 import { getRuntime } from "../../lib/runtime";
@@ -348,104 +347,10 @@ export const routes: Record<string, Entry> = {
     access: "operator",
     fuzz: { target: () => ({ path: "/api/v1/audit" }), auth: "operator", query: { limit: { kind: "int", min: 1, max: 200 }, accountId: { kind: "id", prefix: "acct" }, before: { kind: "token" } } },
   },
-  // ---- the meter (Part B): links, corrections, connect, reconcile, report-now
-  "POST /api/v1/links": {
-    access: "account",
-    call: (w, whose) => ({ path: "/api/v1/links", body: { destination: "https://example.com/iso", ...(whose === "own" ? {} : { accountId: accountOf(w, whose) }) } }),
-    fuzz: {
-      target: () => ({ path: "/api/v1/links" }),
-      auth: "account",
-      body: {
-        encoding: "json",
-        valid: () => ({ destination: "https://example.com/fuzz" }),
-        fields: { destination: { kind: "text", max: 2048, min: 1 }, code: { kind: "text", max: 32 }, accountId: { kind: "id", prefix: "acct" } },
-        required: ["destination"],
-      },
-    },
-  },
-  "GET /api/v1/links": {
-    access: "account",
-    call: (w, whose) => ({ path: whose === "own" ? "/api/v1/links" : `/api/v1/links?accountId=${accountOf(w, whose)}` }),
-    fuzz: { target: () => ({ path: "/api/v1/links" }), auth: "account", query: { limit: { kind: "int", min: 1, max: 200 }, accountId: { kind: "id", prefix: "acct" } } },
-  },
-  "GET /api/v1/links/[code]": {
-    access: "account",
-    call: (w, whose) => {
-      const code = linkOf(w, whose);
-      return { path: `/api/v1/links/${code}`, params: { code } };
-    },
-    fuzz: {
-      target: (w) => ({ path: `/api/v1/links/${w.extra["a.linkCode"]}`, params: { code: w.extra["a.linkCode"]! } }),
-      auth: "account",
-      params: ["code"],
-      query: { cycle: { kind: "enum", values: ["2026-10"] } },
-    },
-  },
-  "GET /api/v1/links/[code]/qr": {
-    access: "account",
-    call: (w, whose) => {
-      const code = linkOf(w, whose);
-      return { path: `/api/v1/links/${code}/qr`, params: { code } };
-    },
-    fuzz: {
-      target: (w) => ({ path: `/api/v1/links/${w.extra["a.linkCode"]}/qr`, params: { code: w.extra["a.linkCode"]! } }),
-      auth: "account",
-      params: ["code"],
-      query: { format: { kind: "enum", values: ["svg", "png"] } },
-    },
-  },
-  "POST /api/v1/usage/corrections": {
-    access: "operator",
-    fuzz: {
-      target: () => ({ path: "/api/v1/usage/corrections" }),
-      auth: "operator",
-      body: {
-        encoding: "json",
-        valid: () => ({ entryKey: "click_not_in_the_ledger", reason: "fuzz" }),
-        fields: { entryKey: { kind: "text", max: 200, min: 1 }, units: { kind: "int", min: -999_999_999, max: -1 } /* the schema allows -1e9; the fuzzer makes its too-small values below `min` */, reason: { kind: "text", max: 500, min: 1 } },
-        required: ["entryKey", "reason"],
-      },
-    },
-  },
-  "POST /api/v1/accounts/[id]/connect": {
-    access: "operator",
-    fuzz: {
-      target: (w) => ({ path: `/api/v1/accounts/${w.a.accountId}/connect`, params: { id: w.a.accountId } }),
-      auth: "operator",
-      params: ["id"],
-      body: {
-        encoding: "json",
-        valid: () => ({ agreementId: "agreement_fuzz" }),
-        fields: {
-          kindeCustomerId: { kind: "id", prefix: "customer", nullable: true },
-          agreementId: { kind: "id", prefix: "agreement", nullable: true },
-          agreementStart: { kind: "date", nullable: true },
-        },
-        required: [],
-      },
-    },
-  },
-  "POST /api/v1/accounts/[id]/reconcile": {
-    access: "operator",
-    fuzz: { target: (w) => ({ path: `/api/v1/accounts/${w.a.accountId}/reconcile`, params: { id: w.a.accountId } }), auth: "operator", params: ["id"], noInput: [200] },
-  },
-  "POST /api/v1/meter/report": {
-    access: "operator",
-    fuzz: { target: () => ({ path: "/api/v1/meter/report" }), auth: "operator", noInput: [200] },
-  },
 };
 
 /** Fixtures beyond the two accounts; each part appends what its "other" calls need (B's job, link, event). */
 export const worldSteps: ((world: World, api: ApiHarness) => Promise<void>)[] = [];
-
-// The meter: a short link for A and one for B.
-const linkOf = (w: World, whose: Whose) => (whose === "own" ? w.extra["a.linkCode"]! : whose === "other" ? w.extra["b.linkCode"]! : "nosuchlink");
-worldSteps.push(async (world) => {
-  const engine = getRuntime().engine;
-  for (const [party, key] of [[world.a, "a.linkCode"], [world.b, "b.linkCode"]] as const) {
-    world.extra[key] = (await engine.run(links.create, { accountId: party.accountId, destination: "https://example.com/world" })).code;
-  }
-});
 
 async function party(api: ApiHarness, name: string): Promise<Party> {
   const opened = await api.call(accountsRoute.POST, { method: "POST", path: "/api/v1/accounts", body: { name } });
