@@ -4,30 +4,18 @@
  * (the stand-in signs them), the checkpoints come from those runs, and a
  * Replay from the account page runs through the same guards.
  */
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { chromiumAvailable, launchBrowser, startDevServer, type RunningServer } from "./harness";
+import { describe, expect, test } from "vitest";
+import { chromiumAvailable, signInAsOperator, useServerAndBrowser } from "./harness";
 
 describe.skipIf(!chromiumAvailable)("Engine Room and Inbox (real browser, real HTTP)", () => {
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startDevServer();
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const running = useServerAndBrowser();
 
   test("the nine deliveries reach every checkpoint of the article; the account page replays an event and nothing changes", async () => {
-    const page = await browser.newPage();
+    const server = running.server();
+    const page = await running.browser().newPage();
     // next dev compiles each page on its first request; on a busy 2-core machine that takes a while.
     page.setDefaultTimeout(120_000);
-    await page.goto(`${server.url}/signin`);
-    await page.fill("#token", server.operatorToken());
-    await page.click("button[type=submit]");
-    await page.waitForURL(/\/app$/);
+    await signInAsOperator(page, server);
 
     await page.goto(`${server.url}/app/engine-room`);
     await page.click("text=Run against both handlers");
