@@ -35,6 +35,26 @@ export const auditEntrySchema = z.object({
  * and its record commit together or not at all. Use this from scripts; use
  * audit() (lib/audit/audit.ts) from routes whose action is not one script.
  */
+/**
+ * `<ms>-<seq>-<id>`: newest-first order must follow the order entries were
+ * written, also when several land in one millisecond (ids are random), so a
+ * sequence number within the millisecond comes before the id. One indexed read
+ * of the newest entry; audit writes are rare.
+ */
+async function nextSortKey(tx: Tx, id: string): Promise<string> {
+  const [latest] = await tx.store.audit.list({ limit: 1 });
+  let ms = tx.nowMs;
+  let seq = 0;
+  if (latest) {
+    const [latestMs, latestSeq] = latest.sortKey.split("-").map(Number);
+    if (Number.isSafeInteger(latestMs) && latestMs! >= ms) {
+      ms = latestMs!;
+      seq = Number.isSafeInteger(latestSeq) ? latestSeq! + 1 : 1;
+    }
+  }
+  return `${String(ms).padStart(15, "0")}-${String(seq).padStart(6, "0")}-${id}`;
+}
+
 export async function recordAudit(
   tx: Tx,
   actor: Actor,
@@ -48,7 +68,7 @@ export async function recordAudit(
   const id = tx.newId("aud");
   const entry: AuditEntry = {
     id,
-    sortKey: `${String(tx.nowMs).padStart(15, "0")}-${id}`,
+    sortKey: await nextSortKey(tx, id),
     atMs: tx.nowMs,
     actorKind: actor.kind,
     actorId: actor.id,
@@ -80,7 +100,7 @@ export const list = query(
   z.strictObject({
     limit: z.number().int().min(1).max(200).default(50),
     accountId: idOf("acct", "an account id").optional(),
-    before: z.string().regex(/^\d{15}-aud_[0-9a-z]{20}$/, "a cursor from a previous page").optional(),
+    before: z.string().regex(/^\d{15}-\d{6}-aud_[0-9a-z]{20}$/, "a cursor from a previous page").optional(),
   }),
   z.object({ entries: z.array(auditEntrySchema), nextBefore: z.string().nullable() }),
   async (tx, args) => {

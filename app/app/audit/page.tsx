@@ -12,7 +12,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const { before, accountId } = await searchParams;
   const args = {
     limit: 100,
-    ...(before && /^\d{15}-aud_[0-9a-z]{20}$/.test(before) ? { before } : {}),
+    ...(before && /^\d{15}-\d{6}-aud_[0-9a-z]{20}$/.test(before) ? { before } : {}),
     ...(accountId && /^acct_[0-9a-z]{20}$/.test(accountId) ? { accountId } : {}),
   };
   const page = await getRuntime().engine.run(auditScripts.list, args);
