@@ -101,7 +101,9 @@ async function withLimit<R extends { outcome: string }>(
   const sleep = ctx.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const deadline = ctx.nowMs() + LIMIT_READ_PENDING_MAX_MS;
   let rounds = 0;
+  let waits = 0;
   for (;;) {
+    const readsBefore = readsDone;
     const result = await attempt();
     if (result.outcome === "needs_limit") {
       if (++rounds > LIMIT_ROUNDS_MAX) return changedMeanwhile;
@@ -114,7 +116,10 @@ async function withLimit<R extends { outcome: string }>(
       const { accountId: id, feature } = await accountId();
       const running = readsInFlight.get(flightKeyOf(ctx, id, feature));
       if (running) await running;
-      else await sleep((result as unknown as { retryAfterMs: number }).retryAfterMs);
+      // A read in this process finished while the attempt ran: its answer is stored, so try again at once.
+      else if (readsDone !== readsBefore) continue;
+      // Another server's read: poll with short, growing waits (2, 4, 8 … ms), never longer than the script asks.
+      else await sleep(Math.min((result as unknown as { retryAfterMs: number }).retryAfterMs, 2 ** Math.min(++waits, 8)));
       continue;
     }
     return result as Exclude<R, LimitWait>;
@@ -189,6 +194,8 @@ export async function sweepExpiredJobs(ctx: Pick<GateContext, "run" | "log" | "s
 
 /** Reads in flight in this process, so concurrent admissions for one account wait on one provider call. */
 const readsInFlight = new Map<string, Promise<void>>();
+/** Counts provider reads this process finished (stored or failed); a waiter compares it before and after its attempt. */
+let readsDone = 0;
 
 /**
  * Reads one account's limit for one feature from the provider, at most once a
@@ -227,7 +234,10 @@ export function refreshLimit(ctx: GateContext, accountId: string, feature: strin
       return;
     }
     await ctx.run(gate.storeLimit, { ...base, limit: limit.kind === "limited" ? { kind: "limited", max: limit.max } : { kind: "unlimited" }, note: null });
-  })().finally(() => readsInFlight.delete(flightKey));
+  })().finally(() => {
+    readsInFlight.delete(flightKey);
+    readsDone++;
+  });
   readsInFlight.set(flightKey, read);
   return read;
 }

@@ -292,8 +292,9 @@ describe.each(worlds)("the meter on %s", (_name, make) => {
       expect(check).toEqual({ status: "equal", ledgerUnits: 34, counterUnits: 34 });
     });
 
-    // Embedded engine only: 4,000 rows through convex-test would take most of a minute.
-    test.skipIf(_name === "convex")("a cycle of more than one page of 4,000 rows sums exactly", async () => {
+    // Skipped on Convex on purpose, and the title says so in every report: 4,000 rows through convex-test take
+    // most of a minute, and the paging is the same script on both engines (the 33-row test above pages on both).
+    test.skipIf(_name === "convex")("a cycle of more than one page of 4,000 rows sums exactly (embedded engine only: too slow in convex-test; paging is covered on both by the test above)", async () => {
       const rows = meter.LEDGER_PAGE_ROWS + 37;
       for (let i = 0; i < rows; i += 500) {
         await Promise.all(

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { z } from "zod";
 import * as accounts from "../../lib/accounts/scripts";
 import { SqliteEngine } from "../../lib/engine/sqlite/engine";
+import type { SyncFn } from "../../lib/engine/sqlite/flusher";
 import { mutation } from "../../lib/scripts/define";
 import { tempDataDir } from "../contract/engines";
 
@@ -75,6 +76,84 @@ describe("group commit", () => {
     // The writer recovers: the next script commits.
     await engine.run(accounts.create, { name: "after" });
     expect(engine.connections.read.prepare("SELECT count(*) AS n FROM accounts").get()).toEqual({ n: 2 });
+  });
+
+  describe("durable answers: the WAL's fdatasync runs off the event loop, and nobody hears of a commit before it finished", () => {
+    /** An fdatasync the test releases by hand (or fails). */
+    function heldSync() {
+      const pending: ((error: NodeJS.ErrnoException | null) => void)[] = [];
+      const sync: SyncFn = (_fd, done) => void pending.push(done);
+      return {
+        sync,
+        get waiting() {
+          return pending.length;
+        },
+        release(error: NodeJS.ErrnoException | null = null) {
+          for (const done of pending.splice(0)) done(error);
+        },
+      };
+    }
+    const settledYet = async (promise: Promise<unknown>) => {
+      let settled = false;
+      promise.then(() => (settled = true), () => (settled = true));
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+      return settled;
+    };
+
+    test("a write is answered only after the fdatasync that followed its COMMIT, and a read that may see it waits too", async () => {
+      const disk = heldSync();
+      const engine = new SqliteEngine({ dataDir: tempDataDir(), syncFn: disk.sync });
+      engines.push(engine);
+      const made = engine.run(accounts.create, { name: "waits" });
+      expect(await settledYet(made)).toBe(false);
+      expect(disk.waiting).toBe(1);
+      // Committed in SQLite (the raw connection sees it), but no caller has heard so, and a query waits.
+      expect(engine.connections.read.prepare("SELECT count(*) AS n FROM accounts").get()).toEqual({ n: 1 });
+      const listed = engine.run(accounts.list, {});
+      expect(await settledYet(listed)).toBe(false);
+      disk.release();
+      expect((await made).name).toBe("waits");
+      expect((await listed).accounts.map((a) => a.name)).toEqual(["waits"]);
+    });
+
+    test("the writer runs the next batch while an fdatasync is running, and one later fdatasync answers both", async () => {
+      const disk = heldSync();
+      const engine = new SqliteEngine({ dataDir: tempDataDir(), syncFn: disk.sync });
+      engines.push(engine);
+      const first = engine.run(accounts.create, { name: "first" });
+      expect(await settledYet(first)).toBe(false);
+      const second = engine.run(accounts.create, { name: "second" });
+      const third = engine.run(accounts.create, { name: "third" });
+      expect(await settledYet(second)).toBe(false);
+      // The second batch committed although the first fdatasync has not come back.
+      expect(engine.connections.read.prepare("SELECT count(*) AS n FROM accounts").get()).toEqual({ n: 3 });
+      disk.release(); // the first fdatasync: answers only the first batch
+      await first;
+      expect(await settledYet(second)).toBe(false);
+      expect(disk.waiting).toBe(1); // one fdatasync for the batches that committed meanwhile
+      disk.release();
+      await Promise.all([second, third]);
+    });
+
+    test("a failed fdatasync fails its callers and every later write and read: the server stops taking writes", async () => {
+      const disk = heldSync();
+      const engine = new SqliteEngine({ dataDir: tempDataDir(), syncFn: disk.sync });
+      engines.push(engine);
+      const made = engine.run(accounts.create, { name: "lost?" });
+      expect(await settledYet(made)).toBe(false);
+      const io = Object.assign(new Error("EIO: i/o error"), { code: "EIO" });
+      disk.release(io);
+      await expect(made).rejects.toThrow(/could not make a commit durable \(fdatasync of the WAL: EIO\)/);
+      await expect(engine.run(accounts.create, { name: "later" })).rejects.toThrow(/stops taking writes/);
+      await expect(engine.run(accounts.list, {})).rejects.toThrow(/stops taking writes/);
+    });
+
+    test("inline flush keeps SQLite's own fsync inside COMMIT (the benchmark's baseline)", async () => {
+      const engine = new SqliteEngine({ dataDir: tempDataDir(), flush: "inline" });
+      engines.push(engine);
+      expect(engine.connections.write.pragma("synchronous", { simple: true })).toBe(2);
+      expect((await engine.run(accounts.create, { name: "inline" })).name).toBe("inline");
+    });
   });
 
   test("with group commit off, every script is its own transaction", async () => {

@@ -40,9 +40,17 @@ describe("migrations", () => {
     expect(() => openDatabase(file)).toThrow(/cannot be used/);
   });
 
-  test("the embedded database runs in WAL mode with synchronous=FULL", () => {
+  test("the embedded database runs in WAL mode; SQLite fsyncs inside COMMIT only with the inline flush (the engine fdatasyncs otherwise)", () => {
     const opened = openDatabase(tempDataDir());
     expect(opened.write.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(opened.write.pragma("synchronous", { simple: true })).toBe(1);
+    opened.read.close();
+    opened.write.close();
+    opened.releaseLock();
+  });
+
+  test("the inline flush opens with synchronous=FULL", () => {
+    const opened = openDatabase(tempDataDir(), { flush: "inline" });
     expect(opened.write.pragma("synchronous", { simple: true })).toBe(2);
     opened.read.close();
     opened.write.close();

@@ -2,8 +2,10 @@
  * Group commit. Scripts that arrive while the writer is busy wait in a queue
  * and then run together in one SQLite transaction, each inside its own
  * savepoint: a script that throws rolls back only its savepoint and its error
- * reaches only its caller. One COMMIT (one fsync) serves the whole batch, and
- * no caller hears "committed" before that COMMIT returned.
+ * reaches only its caller. One COMMIT (and one fsync) serves the whole batch,
+ * and no caller hears "committed" before that COMMIT is on disk: with a
+ * WalFlusher (the default, see flusher.ts) the answers wait for the fdatasync
+ * that follows the COMMIT while the writer already runs the next batch.
  *
  * Scripts only await the store, whose SQLite methods are synchronous, so a
  * batch runs to its end in microtasks and nothing else touches the connection
@@ -16,6 +18,7 @@
 import type Database from "better-sqlite3";
 import type { Script } from "../../scripts/define";
 import type { Tx } from "../../store/port";
+import type { WalFlusher } from "./flusher";
 
 interface Pending {
   script: Script;
@@ -31,6 +34,8 @@ export interface BatcherOptions {
   maxBatch: number;
   readOnly: boolean;
   makeTx(): Tx;
+  /** Answers wait for this flusher's fdatasync; null: COMMIT itself was durable enough (synchronous FULL, or NORMAL on purpose). */
+  flusher?: WalFlusher | null;
 }
 
 export interface BatcherStats {
@@ -83,17 +88,23 @@ export class Batcher {
   async close(): Promise<void> {
     this.closed = true;
     while (this.draining) await new Promise((r) => setImmediate(r));
+    await this.options.flusher?.idle();
   }
 
+  /**
+   * One batch per turn of the event loop: scripts run in microtasks, so a
+   * loop over batches here would hold the thread until the queue is empty.
+   * Yielding between batches lets the loop read sockets and accept
+   * connections (Node accepts one per turn) while the queue refills, and
+   * whatever arrived meanwhile joins the next batch.
+   */
   private async drain(): Promise<void> {
     try {
-      while (this.queue.length > 0) {
-        const size = this.options.groupCommit ? this.options.maxBatch : 1;
-        const batch = this.queue.splice(0, size);
-        await this.runBatch(batch);
-      }
+      const size = this.options.groupCommit ? this.options.maxBatch : 1;
+      await this.runBatch(this.queue.splice(0, size));
     } finally {
-      this.draining = false;
+      if (this.queue.length > 0) setImmediate(() => void this.drain());
+      else this.draining = false;
     }
   }
 
@@ -102,7 +113,9 @@ export class Batcher {
     this.stats.scripts += batch.length;
     if (batch.length > this.stats.largestBatch) this.stats.largestBatch = batch.length;
 
+    const flusher = this.options.flusher ?? null;
     try {
+      if (flusher?.failed) throw flusher.failed;
       this.begin.run();
     } catch (error) {
       for (const p of batch) p.reject(error);
@@ -136,10 +149,18 @@ export class Batcher {
       for (const p of batch) p.reject(error);
       return;
     }
-    for (let i = 0; i < batch.length; i++) {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) batch[i]!.resolve(outcome.value);
-      else batch[i]!.reject(outcome.value);
-    }
+    const answer = () => {
+      for (let i = 0; i < batch.length; i++) {
+        const outcome = outcomes[i]!;
+        if (outcome.ok) batch[i]!.resolve(outcome.value);
+        else batch[i]!.reject(outcome.value);
+      }
+    };
+    if (flusher === null) return answer();
+    // A write batch waits for its own commit; a read batch for the newest commit it may have seen.
+    const seq = this.options.readOnly ? flusher.latest() : flusher.committedNow();
+    flusher.durable(seq).then(answer, (error: unknown) => {
+      for (const p of batch) p.reject(error);
+    });
   }
 }

@@ -4,12 +4,14 @@
  * read transaction on a second, read-only connection.
  */
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import { makeId } from "../../ids";
 import type { ArgsOf, ResultOf, Script } from "../../scripts/define";
 import type { Tx } from "../../store/port";
 import { parseInput } from "../../validation";
 import type { Engine, EngineInfo } from "../types";
 import { Batcher, type BatcherStats } from "./batcher";
+import { WalFlusher, type SyncFn } from "./flusher";
 import { openDatabase, type OpenedDatabase } from "./open";
 import { createSqliteStore } from "./store";
 
@@ -19,6 +21,10 @@ export interface SqliteEngineOptions {
   groupCommit?: boolean;
   maxBatch?: number;
   synchronous?: "FULL" | "NORMAL";
+  /** With FULL: "background" (default: fdatasync on the thread pool, answers wait for it) or "inline" (SQLite fsyncs inside COMMIT). */
+  flush?: "background" | "inline";
+  /** Tests only: replaces fdatasync, to hold or fail a flush. */
+  syncFn?: SyncFn;
   clock?: () => number;
 }
 
@@ -45,11 +51,18 @@ export class SqliteEngine implements Engine {
   private readonly opened: OpenedDatabase;
   private readonly writer: Batcher;
   private readonly reader: Batcher;
+  private readonly flusher: WalFlusher | null = null;
+  private readonly walFd: number | null = null;
   private closing: Promise<void> | null = null;
 
   constructor(readonly options: SqliteEngineOptions) {
     const clock = options.clock ?? Date.now;
-    this.opened = openDatabase(options.dataDir, { synchronous: options.synchronous });
+    this.opened = openDatabase(options.dataDir, { synchronous: options.synchronous, flush: options.flush });
+    if ((options.synchronous ?? "FULL") === "FULL" && options.flush !== "inline") {
+      // The WAL exists once the database is open in WAL mode; fsync is per file, so a read-only descriptor serves.
+      this.walFd = fs.openSync(`${this.opened.file}-wal`, "r");
+      this.flusher = new WalFlusher(this.walFd, options.syncFn, (error) => console.error(`[tollbooth] ${error.message}`));
+    }
     const writeStore = createSqliteStore(this.opened.write);
     const readStore = createSqliteStore(this.opened.read);
     const tx = (store: Tx["store"]) => (): Tx => ({ store, nowMs: clock(), newId: (prefix) => makeId(prefix, nodeRandom), random: Math.random });
@@ -58,12 +71,14 @@ export class SqliteEngine implements Engine {
       maxBatch: options.maxBatch ?? 1024,
       readOnly: false,
       makeTx: tx(writeStore),
+      flusher: this.flusher,
     });
     this.reader = new Batcher(this.opened.read, {
       groupCommit: true,
       maxBatch: 1024,
       readOnly: true,
       makeTx: tx(readStore),
+      flusher: this.flusher,
     });
   }
 
@@ -78,7 +93,14 @@ export class SqliteEngine implements Engine {
     return {
       kind: "sqlite",
       migrationVersion: this.opened.migrationVersion,
-      detail: { file: this.opened.file, batches: stats.batches, scripts: stats.scripts, largestBatch: stats.largestBatch },
+      detail: {
+        file: this.opened.file,
+        batches: stats.batches,
+        scripts: stats.scripts,
+        largestBatch: stats.largestBatch,
+        durability: this.flusher ? "fdatasync of the WAL on the thread pool before each answer" : this.options.synchronous === "NORMAL" ? "none per commit (NORMAL)" : "fsync inside COMMIT (FULL)",
+        ...(this.flusher ? { walSyncs: this.flusher.stats().syncs } : {}),
+      },
     };
   }
 
@@ -102,6 +124,7 @@ export class SqliteEngine implements Engine {
         // a checkpoint is an optimisation; closing still makes the WAL durable
       }
       this.opened.write.close();
+      if (this.walFd !== null) fs.closeSync(this.walFd);
       this.opened.releaseLock();
     })();
     return this.closing;
