@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { isAppError } from "@/lib/errors";
+import { actorOf } from "@/lib/http/auth";
 import { requireOperatorSession } from "@/lib/http/session";
 import * as meter from "@/lib/meter/scripts";
 import { getRuntime } from "@/lib/runtime";
@@ -13,9 +14,9 @@ export interface ConnectFormState {
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
 
-/** Connects an account (customer, agreement, agreement start). The start is refused once the account has usage. */
+/** Connects an account (customer, agreement, agreement start); audited. The start is refused once the account has usage. */
 export async function connectAccountAction(_previous: ConnectFormState, form: FormData): Promise<ConnectFormState> {
-  await requireOperatorSession();
+  const { principal } = await requireOperatorSession();
   const accountId = text(form, "accountId");
   const start = text(form, "agreementStart");
   const startMs = start === "" ? undefined : Date.parse(start.endsWith("Z") ? start : `${start}Z`);
@@ -26,6 +27,7 @@ export async function connectAccountAction(_previous: ConnectFormState, form: Fo
       ...(text(form, "kindeCustomerId") ? { kindeCustomerId: text(form, "kindeCustomerId") } : {}),
       ...(text(form, "agreementId") ? { agreementId: text(form, "agreementId") } : {}),
       ...(startMs !== undefined ? { agreementStartMs: startMs } : {}),
+      actor: actorOf(principal),
     });
     revalidatePath(`/app/accounts/${accountId}`);
     return {

@@ -1,7 +1,8 @@
 "use client";
 
 import { useActionState } from "react";
-import { replayManyAction, type ReplayState } from "@/app/app/inbox/actions";
+import { replayManyAction } from "@/app/app/inbox/actions";
+import type { ReplayState } from "@/app/app/inbox/replay-answer";
 
 const initial: ReplayState = { message: null, error: null };
 

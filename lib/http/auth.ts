@@ -94,6 +94,11 @@ export function actingAccount(principal: Principal, requestedAccountId: string |
   return requestedAccountId;
 }
 
+/** The account a script must scope its reads to (`asAccountId`): a key's or member's own; null for the operator. */
+export function scopeOf(principal: Principal): string | null {
+  return principal.kind === "account" ? principal.accountId : null;
+}
+
 /** Fails unless the principal may see rows of `ownerAccountId`; the answer is the same 404 as for a row that does not exist. */
 export function assertOwns(principal: Principal, ownerAccountId: string, what: string, id: string): void {
   if (principal.kind === "account" && principal.accountId !== ownerAccountId) throw notFound(what, id);

@@ -1,10 +1,40 @@
 /**
  * Replay with an answer: requeue stored events, let the worker run them
  * through the same guards, and count how they ended. Used by the replay
- * routes and the dashboard's Replay buttons.
+ * routes and the dashboard's Replay buttons (the operator's Inbox and a
+ * member's /account/events): one path, so the scope and the audit row are the
+ * same wherever a replay starts.
  */
+import type { z } from "zod";
+import type { Actor } from "../audit/scripts";
 import type { Engine } from "../engine/types";
 import * as inbox from "./scripts";
+
+type ReplayFilter = z.input<typeof inbox.replayMany.args>["filter"];
+
+/**
+ * Replays one event for `asAccountId` (a key or member: only their own
+ * account's; null: the operator), audited with `actor` in the requeue's
+ * transaction, and waits for how it ended.
+ */
+export async function replayOne(
+  run: Engine["run"],
+  args: { inboxEventId: string; asAccountId: string | null; actor: Actor },
+  step: () => Promise<void>,
+): Promise<ReplayOutcome> {
+  await run(inbox.replay, args);
+  return awaitOutcomes(run, [args.inboxEventId], step);
+}
+
+/** Operator: replays every dead event or a window's (audited with `actor`), and waits for how they ended. */
+export async function replayMatching(
+  run: Engine["run"],
+  args: { filter: ReplayFilter; limit?: number; actor: Actor },
+  step: () => Promise<void>,
+): Promise<ReplayOutcome> {
+  const { inboxEventIds, more } = await run(inbox.replayMany, args);
+  return awaitOutcomes(run, inboxEventIds, step, more);
+}
 
 export interface ReplayOutcome {
   requeued: number;

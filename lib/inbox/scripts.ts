@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { Account } from "../accounts/repo";
+import { actorSchema, recordAudit } from "../audit/scripts";
 import { AppError } from "../errors";
 import { mutation, query } from "../scripts/define";
 import type { Tx } from "../store/port";
@@ -310,14 +311,22 @@ async function requeue(tx: Tx, event: InboxEvent): Promise<void> {
 /**
  * Puts one stored event back in the queue. It runs through the same guards,
  * so a replayed payment finds its row and writes nothing, and an old plan
- * change is ignored. Who may replay it is the route's check.
+ * change is ignored. `asAccountId` scopes the replay to one account (a key or
+ * a member: another account's event is the same 404 as a missing one; null:
+ * the operator). The audit row, with the actor, commits with the requeue.
  */
-export const replay = mutation("inbox.replay", z.strictObject({ inboxEventId }), eventViewSchema, async (tx, args) => {
-  const event = await tx.store.inbox.getEvent(args.inboxEventId);
-  if (!event) throw new AppError("not_found", `No inbox event ${args.inboxEventId}.`);
-  await requeue(tx, event);
-  return view((await tx.store.inbox.getEvent(event.id))!);
-});
+export const replay = mutation(
+  "inbox.replay",
+  z.strictObject({ inboxEventId, asAccountId: accountId.nullable().default(null), actor: actorSchema.optional() }),
+  eventViewSchema,
+  async (tx, args) => {
+    const event = await tx.store.inbox.getEvent(args.inboxEventId);
+    if (!event || (args.asAccountId !== null && event.accountId !== args.asAccountId)) throw new AppError("not_found", `No inbox event ${args.inboxEventId}.`);
+    await requeue(tx, event);
+    if (args.actor) await recordAudit(tx, args.actor, "inbox.replay", event.id, event.accountId, { type: event.type, statusBefore: event.status });
+    return view((await tx.store.inbox.getEvent(event.id))!);
+  },
+);
 
 /** Operator: puts every dead event, or every event that arrived in a time window, back in the queue (at most `limit` per call). */
 export const replayMany = mutation(
@@ -328,16 +337,19 @@ export const replayMany = mutation(
       z.strictObject({ kind: z.literal("window"), fromMs: timeMs, toMs: timeMs }).refine((w) => w.fromMs < w.toMs, { message: "fromMs must be before toMs" }),
     ]),
     limit: z.number().int().min(1).max(REPLAY_MANY_MAX).default(200),
+    actor: actorSchema.optional(),
   }),
   z.object({ inboxEventIds: z.array(z.string()), more: z.boolean() }),
-  async (tx, { filter, limit }) => {
+  async (tx, { filter, limit, actor }) => {
     const found =
       filter.kind === "dead"
         ? await tx.store.inbox.listByStatus("dead", limit + 1)
         : await tx.store.inbox.listReceivedBetween(filter.fromMs, filter.toMs, limit + 1);
     const events = found.slice(0, limit);
     for (const event of events) await requeue(tx, event);
-    return { inboxEventIds: events.map((e) => e.id), more: found.length > limit };
+    const more = found.length > limit;
+    if (actor) await recordAudit(tx, actor, "inbox.replay_many", filter.kind, null, { filter, requeued: events.length, more, inboxEventIds: events.slice(0, 20).map((e) => e.id) });
+    return { inboxEventIds: events.map((e) => e.id), more };
   },
 );
 
@@ -345,7 +357,8 @@ export const replayMany = mutation(
 
 export const get = query(
   "inbox.get",
-  z.strictObject({ inboxEventId }),
+  /** `asAccountId`: another account's event reads as missing (null: the operator). */
+  z.strictObject({ inboxEventId, asAccountId: accountId.nullable().default(null) }),
   eventViewSchema
     .extend({
       payload: z.string(),
@@ -354,7 +367,7 @@ export const get = query(
     .nullable(),
   async (tx, args) => {
     const event = await tx.store.inbox.getEvent(args.inboxEventId);
-    if (!event) return null;
+    if (!event || (args.asAccountId !== null && event.accountId !== args.asAccountId)) return null;
     const receipts = await tx.store.inbox.listReceipts(event.id, 100);
     return { ...view(event), payload: event.payload, receipts: receipts.map(({ inboxEventId: _e, ...r }) => r) };
   },

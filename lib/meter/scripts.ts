@@ -4,6 +4,7 @@
  * each script is one transaction and never does I/O.
  */
 import { z } from "zod";
+import { actorSchema, recordAudit } from "../audit/scripts";
 import { AppError, invariant } from "../errors";
 import type { Account } from "../accounts/repo";
 import { mutation, query } from "../scripts/define";
@@ -148,6 +149,8 @@ export const connectAccount = mutation(
     kindeCustomerId: z.string().min(1).max(100).regex(/^[A-Za-z0-9_\-]+$/, "letters, digits, '_' or '-'").nullable().optional(),
     agreementId: z.string().min(1).max(100).regex(/^[A-Za-z0-9_\-]+$/, "letters, digits, '_' or '-'").nullable().optional(),
     agreementStartMs: z.number().int().min(0).max(AGREEMENT_START_MS_MAX, "a time no later than the year 275760").nullable().optional(),
+    /** Who connects it: the audit row commits with the change. */
+    actor: actorSchema.optional(),
   }),
   z.object({ accountId: z.string(), kindeCustomerId: z.string().nullable(), agreementId: z.string().nullable(), cycleAnchorMs: z.number().nullable() }),
   async (tx, args) => {
@@ -175,6 +178,10 @@ export const connectAccount = mutation(
     };
     // The accounts repo skips undefined fields only, so null clears a field as it should.
     await tx.store.accounts.patch(account.id, next);
+    if (args.actor) {
+      const before = { kindeCustomerId: account.kindeCustomerId, agreementId: account.agreementId, cycleAnchorMs: account.cycleAnchorMs };
+      await recordAudit(tx, args.actor, "accounts.connect", account.id, account.id, { before, after: next });
+    }
     return { accountId: account.id, ...next };
   },
 );
@@ -503,13 +510,14 @@ export const listReviews = query(
 /** An operator closes a review row with what was done about it (a row that comes back later opens again). */
 export const resolveReview = mutation(
   "meter.resolveReview",
-  z.strictObject({ ...cycleKey, resolution: z.string().trim().min(1, "say what was done").max(500) }),
+  z.strictObject({ ...cycleKey, resolution: z.string().trim().min(1, "say what was done").max(500), actor: actorSchema.optional() }),
   reviewSchema,
   async (tx, args) => {
     const review = await tx.store.meter.getReview(args.accountId, args.feature, args.cycle);
     if (!review) throw new AppError("not_found", `No review of ${args.accountId} ${args.feature} ${args.cycle}.`);
     const resolved: MeterReview = { ...review, status: "resolved", resolvedAtMs: tx.nowMs, resolution: args.resolution };
     await tx.store.meter.putReview(resolved);
+    if (args.actor) await recordAudit(tx, args.actor, "meter.resolve_review", `${args.feature}:${args.cycle}`, args.accountId, { resolution: args.resolution });
     return resolved;
   },
 );

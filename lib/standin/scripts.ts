@@ -8,6 +8,7 @@
  * Provider page.
  */
 import { z } from "zod";
+import { actorSchema, recordAudit } from "../audit/scripts";
 import { AppError } from "../errors";
 import { mutation, query } from "../scripts/define";
 import type { Tx } from "../store/port";
@@ -205,7 +206,7 @@ async function requireAccount(tx: Tx, id: string) {
 /** Moves an account to another plan: a new agreement id (as Kinde makes one), the same cycle anchor. */
 export const changePlan = mutation(
   "standin.changePlan",
-  z.strictObject({ accountId, planCode: z.string().regex(/^[a-z0-9_]{1,40}$/, "a plan code such as free or pro") }),
+  z.strictObject({ accountId, planCode: z.string().regex(/^[a-z0-9_]{1,40}$/, "a plan code such as free or pro"), actor: actorSchema.optional() }),
   z.object({ agreement: agreementOut, previousPlanCode: z.string().nullable() }),
   async (tx, args) => {
     if (!planOf(args.planCode)) {
@@ -216,6 +217,7 @@ export const changePlan = mutation(
     const next: StandinAgreement =
       current.planCode === args.planCode ? current : { ...current, id: tx.newId("agreement"), planCode: args.planCode, updatedAtMs: tx.nowMs };
     if (next !== current) await tx.store.standin.putAgreement(next);
+    if (args.actor) await recordAudit(tx, args.actor, "standin.plan", args.accountId, args.accountId, { from: current.planCode, to: next.planCode, agreementId: next.id });
     return { agreement: agreementView(next, tx.nowMs), previousPlanCode: current.planCode };
   },
 );
@@ -223,12 +225,13 @@ export const changePlan = mutation(
 /** An operator's limit for one account and feature; `limitMax` null is unlimited. */
 export const setLimit = mutation(
   "standin.setLimit",
-  z.strictObject({ accountId, featureCode, limitMax: wholeUnits.nullable() }),
+  z.strictObject({ accountId, featureCode, limitMax: wholeUnits.nullable(), actor: actorSchema.optional() }),
   z.object({ accountId: z.string(), featureCode: z.string(), limitMax: z.number().nullable(), setAtMs: z.number() }),
   async (tx, args) => {
     await requireAccount(tx, args.accountId);
     const override = { accountId: args.accountId, featureCode: args.featureCode, limitMax: args.limitMax, setAtMs: tx.nowMs };
     await tx.store.standin.putOverride(override);
+    if (args.actor) await recordAudit(tx, args.actor, "standin.limit", args.accountId, args.accountId, { featureCode: args.featureCode, limitMax: args.limitMax });
     return override;
   },
 );
@@ -236,11 +239,13 @@ export const setLimit = mutation(
 /** Back to the plan's limit. */
 export const clearLimit = mutation(
   "standin.clearLimit",
-  z.strictObject({ accountId, featureCode }),
+  z.strictObject({ accountId, featureCode, actor: actorSchema.optional() }),
   z.object({ cleared: z.boolean() }),
   async (tx, args) => {
+    await requireAccount(tx, args.accountId);
     const existing = await tx.store.standin.getOverride(args.accountId, args.featureCode);
     if (existing) await tx.store.standin.deleteOverride(args.accountId, args.featureCode);
+    if (args.actor) await recordAudit(tx, args.actor, "standin.limit", args.accountId, args.accountId, { featureCode: args.featureCode, limitMax: "plan" });
     return { cleared: existing !== null };
   },
 );

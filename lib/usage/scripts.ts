@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { actorSchema, recordAudit } from "../audit/scripts";
 import { AppError } from "../errors";
 import { LINK_CLICK_SHARDS } from "../links/repo";
 import { utcDay } from "../links/rules";
 import { mutation, query } from "../scripts/define";
+import type { Tx } from "../store/port";
 import { counterTotal, recordUsage } from "./record";
 
 export const featureCode = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, "a feature code such as tokens or clicks");
@@ -64,38 +66,53 @@ export const correct = mutation(
     entryKey: z.string().min(1).max(200),
     units: z.number().int().min(-1_000_000_000).max(-1, "a correction takes units away: a whole number below 0").optional(),
     reason: z.string().trim().min(1, "say why the row is corrected").max(500),
+    /** Who corrects it: the audit row commits with the correction. */
+    actor: actorSchema.optional(),
   }),
   z.object({ recorded: z.boolean(), entry: entrySchema, corrected: entrySchema }),
   async (tx, args) => {
-    const target = await tx.store.usage.getEntry(args.entryKey);
-    if (!target) throw new AppError("not_found", `No ledger row ${args.entryKey}.`);
-    if (target.source === "correction") throw new AppError("invalid_input", "entryKey: a correction cannot be corrected; correct the row it corrected");
-    if (target.units <= 0) throw new AppError("invalid_input", "entryKey: the row has no units to take away");
-    const units = args.units ?? -target.units;
-    if (units < -target.units) throw new AppError("invalid_input", `units: the row has ${target.units}, so a correction is at least -${target.units}`);
-    const key = correctionKeyOf(target.key);
-    const existing = await tx.store.usage.getEntry(key);
-    if (existing) {
-      if (existing.units !== units) throw new AppError("conflict", `The row ${target.key} was already corrected by ${existing.units}; a row is corrected once.`);
-      return { recorded: false, entry: existing, corrected: target };
+    const result = await correctEntry(tx, args);
+    if (args.actor) {
+      await recordAudit(tx, args.actor, "usage.correct", result.corrected.key, result.corrected.accountId, {
+        units: result.entry.units,
+        cycle: result.entry.cycle,
+        reason: args.reason,
+        recorded: result.recorded,
+      });
     }
-    const { entry } = await recordUsage(tx, {
-      key,
-      accountId: target.accountId,
-      feature: target.feature,
-      cycle: target.cycle,
-      units,
-      source: "correction",
-      ref: target.key,
-      reason: args.reason,
-    });
-    // A corrected click also leaves its link's day tally, on the day it was clicked.
-    if (target.source === "click" && target.ref) {
-      await tx.store.links.addClicks(target.ref, target.cycle, utcDay(target.atMs), Math.floor(tx.random() * LINK_CLICK_SHARDS), units);
-    }
-    return { recorded: true, entry, corrected: target };
+    return result;
   },
 );
+
+async function correctEntry(tx: Tx, args: { entryKey: string; units?: number; reason: string }) {
+  const target = await tx.store.usage.getEntry(args.entryKey);
+  if (!target) throw new AppError("not_found", `No ledger row ${args.entryKey}.`);
+  if (target.source === "correction") throw new AppError("invalid_input", "entryKey: a correction cannot be corrected; correct the row it corrected");
+  if (target.units <= 0) throw new AppError("invalid_input", "entryKey: the row has no units to take away");
+  const units = args.units ?? -target.units;
+  if (units < -target.units) throw new AppError("invalid_input", `units: the row has ${target.units}, so a correction is at least -${target.units}`);
+  const key = correctionKeyOf(target.key);
+  const existing = await tx.store.usage.getEntry(key);
+  if (existing) {
+    if (existing.units !== units) throw new AppError("conflict", `The row ${target.key} was already corrected by ${existing.units}; a row is corrected once.`);
+    return { recorded: false, entry: existing, corrected: target };
+  }
+  const { entry } = await recordUsage(tx, {
+    key,
+    accountId: target.accountId,
+    feature: target.feature,
+    cycle: target.cycle,
+    units,
+    source: "correction",
+    ref: target.key,
+    reason: args.reason,
+  });
+  // A corrected click also leaves its link's day tally, on the day it was clicked.
+  if (target.source === "click" && target.ref) {
+    await tx.store.links.addClicks(target.ref, target.cycle, utcDay(target.atMs), Math.floor(tx.random() * LINK_CLICK_SHARDS), units);
+  }
+  return { recorded: true, entry, corrected: target };
+}
 
 /** The newest ledger rows of one cycle (for the pages and for choosing a row to correct). */
 export const recent = query(

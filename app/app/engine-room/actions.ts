@@ -1,6 +1,7 @@
 "use server";
 
 import { headers } from "next/headers";
+import { audit } from "@/lib/audit/audit";
 import { isAppError } from "@/lib/errors";
 import { requireOperatorSession } from "@/lib/http/session";
 import { httpRoomDeps } from "@/lib/inbox/engine-room/http";
@@ -16,9 +17,9 @@ export interface RoomState {
   checkpoints: Checkpoint[] | null;
 }
 
-/** Runs the sequence against the naive handler, then the pipeline, each on a fresh test account. */
+/** Runs the sequence against the naive handler, then the pipeline, each on a fresh test account; audited. */
 export async function runEngineRoomAction(_previous: RoomState, form: FormData): Promise<RoomState> {
-  await requireOperatorSession();
+  const { principal } = await requireOperatorSession();
   const runtime = getRuntime();
   const empty = { naive: null, pipeline: null, checkpoints: null };
   if (runtime.config.provider !== "standin") {
@@ -35,6 +36,13 @@ export async function runEngineRoomAction(_previous: RoomState, form: FormData):
     const deps = httpRoomDeps(runtime, `${proto}://${host}`);
     const naive = await runSequence(deps, sequence, "naive");
     const pipeline = await runSequence(deps, sequence, "pipeline");
+    await audit(principal, "engine_room.run", "engine room", {
+      deliveries: deliveriesText.slice(0, 500),
+      naiveAccountId: naive.accountId,
+      pipelineAccountId: pipeline.accountId,
+      copies: pipeline.copies,
+      stored: pipeline.stored,
+    });
     return { error: null, naive, pipeline, checkpoints: isArticleSequence(eventsText, deliveriesText) ? articleCheckpoints(naive, pipeline) : null };
   } catch (error) {
     if (isAppError(error)) return { ...empty, error: error.message };

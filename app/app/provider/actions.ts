@@ -5,6 +5,7 @@ import { headers } from "next/headers";
 import type { FaultFormState } from "@/components/fault-switches";
 import { isAppError } from "@/lib/errors";
 import { audit } from "@/lib/audit/audit";
+import { actorOf } from "@/lib/http/auth";
 import { requireOperatorSession } from "@/lib/http/session";
 import { getRuntime } from "@/lib/runtime";
 import { defaultIntakeUrl, limitRequest, webhookRequest } from "@/lib/standin/admin";
@@ -67,9 +68,9 @@ export async function setLimitAction(_previous: LimitFormState, form: FormData):
       limitMax: rawLimit === "" || rawLimit === "unlimited" ? null : rawLimit === "plan" ? "plan" : Number(rawLimit),
     });
     const { engine } = getRuntime();
-    if (body.limitMax === "plan") await engine.run(standin.clearLimit, { accountId, featureCode: body.featureCode });
-    else await engine.run(standin.setLimit, { accountId, featureCode: body.featureCode, limitMax: body.limitMax });
-    await audit(principal, "standin.limit", accountId, { ...body });
+    const actor = actorOf(principal);
+    if (body.limitMax === "plan") await engine.run(standin.clearLimit, { accountId, featureCode: body.featureCode, actor });
+    else await engine.run(standin.setLimit, { accountId, featureCode: body.featureCode, limitMax: body.limitMax, actor });
     refresh();
     const said = body.limitMax === "plan" ? "the plan's limit" : body.limitMax === null ? "unlimited" : body.limitMax.toLocaleString("en");
     return { error: null, done: `${body.featureCode} for ${accountId}: ${said}.` };

@@ -2,11 +2,11 @@
 
 import { revalidatePath } from "next/cache";
 import { isAppError } from "@/lib/errors";
+import { actorOf } from "@/lib/http/auth";
 import { requireOperatorSession } from "@/lib/http/session";
-import { runReconciler } from "@/lib/meter/reconciler";
-import { runReporter } from "@/lib/meter/reporter";
+import { reconcileNow, reportNow } from "@/lib/meter/on-demand";
 import * as meter from "@/lib/meter/scripts";
-import { getRuntime, orchestrationContext } from "@/lib/runtime";
+import { getRuntime } from "@/lib/runtime";
 import * as usage from "@/lib/usage/scripts";
 
 export interface MeterFormState {
@@ -22,17 +22,12 @@ function refresh() {
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
 
-function meterContext() {
-  const runtime = getRuntime();
-  return orchestrationContext(runtime.engine, runtime.provider);
-}
-
-/** Run now: the reconciler over one account (accountId set) or every account. */
+/** Run now: the reconciler over one account (accountId set) or every account; audited. */
 export async function runReconcileAction(_previous: MeterFormState, form: FormData): Promise<MeterFormState> {
-  await requireOperatorSession();
+  const { principal } = await requireOperatorSession();
   const accountId = text(form, "accountId");
   try {
-    const summary = await runReconciler(meterContext(), accountId ? { trigger: "on_demand", accountIds: [accountId] } : { trigger: "on_demand" });
+    const summary = await reconcileNow(principal, accountId || null);
     refresh();
     const said = `${summary.cycles} cycles checked, ${summary.evidenceRows} new evidence rows, ${summary.repairs} repaired and confirmed, ${summary.countersRebuilt} counters rebuilt.`;
     return summary.error ? { error: `The run ended with an error: ${summary.error}`, done: said } : { error: null, done: `Run ${summary.run.id}: ${said}` };
@@ -42,22 +37,23 @@ export async function runReconcileAction(_previous: MeterFormState, form: FormDa
   }
 }
 
-/** Sends the totals of marked cycles now (the reporter also runs every minute). */
+/** Sends the totals of marked cycles now (the reporter also runs every minute); audited. */
 export async function runReporterAction(_previous: MeterFormState, _form: FormData): Promise<MeterFormState> {
-  await requireOperatorSession();
-  const s = await runReporter(meterContext());
+  const { principal } = await requireOperatorSession();
+  const s = await reportNow(principal);
   refresh();
   return { error: null, done: `Reporter: ${s.taken} taken, ${s.written} written, ${s.failed} failed, ${s.rateLimited} throttled, ${s.skipped} put off, ${s.closed} closed (to review).` };
 }
 
 export async function resolveReviewAction(_previous: MeterFormState, form: FormData): Promise<MeterFormState> {
-  await requireOperatorSession();
+  const { principal } = await requireOperatorSession();
   try {
     await getRuntime().engine.run(meter.resolveReview, {
       accountId: text(form, "accountId"),
       feature: text(form, "feature"),
       cycle: text(form, "cycle"),
       resolution: text(form, "resolution"),
+      actor: actorOf(principal),
     });
     refresh();
     return { error: null, done: "Marked as reviewed." };
@@ -67,11 +63,11 @@ export async function resolveReviewAction(_previous: MeterFormState, form: FormD
   }
 }
 
-/** Corrects one ledger row (a new negative row in its cycle). */
+/** Corrects one ledger row (a new negative row in its cycle); audited in the same transaction. */
 export async function correctEntryAction(_previous: MeterFormState, form: FormData): Promise<MeterFormState> {
-  await requireOperatorSession();
+  const { principal } = await requireOperatorSession();
   try {
-    const result = await getRuntime().engine.run(usage.correct, { entryKey: text(form, "entryKey"), reason: text(form, "reason") });
+    const result = await getRuntime().engine.run(usage.correct, { entryKey: text(form, "entryKey"), reason: text(form, "reason"), actor: actorOf(principal) });
     refresh();
     return { error: null, done: result.recorded ? `Corrected: ${result.entry.units} in ${result.entry.cycle}.` : "That correction was already recorded." };
   } catch (error) {

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { authenticate, requireOperatorPrincipal } from "@/lib/http/auth";
-import { json, readJson, requireSameOrigin, route } from "@/lib/http/api";
+import { actorOf } from "@/lib/http/auth";
+import { json, readJson, requireOperator, requireSameOrigin, route } from "@/lib/http/api";
 import { workerStep } from "@/lib/inbox/kick";
-import { awaitOutcomes } from "@/lib/inbox/replay";
+import { replayMatching } from "@/lib/inbox/replay";
 import * as inbox from "@/lib/inbox/scripts";
 import { getRuntime } from "@/lib/runtime";
 import { parseInput } from "@/lib/validation";
@@ -22,14 +22,14 @@ const body = z
 /**
  * Operator: replays every dead event ({ "dead": true }) or every event that
  * arrived in [fromMs, toMs), at most 500 a call; answers how many ended
- * applied and ignored (and whether more matched).
+ * applied and ignored (and whether more matched). Audited with the operator
+ * in the requeue's transaction.
  */
 export const POST = route(async (request: Request) => {
   requireSameOrigin(request);
-  requireOperatorPrincipal(await authenticate(request));
+  const principal = await requireOperator(request);
   const args = parseInput(body, await readJson(request), "body");
   const { engine } = getRuntime();
   const filter = args.dead ? { kind: "dead" as const } : { kind: "window" as const, fromMs: args.fromMs!, toMs: args.toMs! };
-  const { inboxEventIds, more } = await engine.run(inbox.replayMany, { filter, ...(args.limit ? { limit: args.limit } : {}) });
-  return json(await awaitOutcomes(engine.run.bind(engine), inboxEventIds, workerStep(), more));
+  return json(await replayMatching(engine.run.bind(engine), { filter, ...(args.limit ? { limit: args.limit } : {}), actor: actorOf(principal) }, workerStep()));
 });
