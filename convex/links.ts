@@ -7,3 +7,4 @@ export const click = wrapMutation(scripts.click);
 export const get = wrapQuery(scripts.get);
 export const list = wrapQuery(scripts.list);
 export const stats = wrapQuery(scripts.stats);
+export const listWithClicks = wrapQuery(scripts.listWithClicks);

@@ -8,6 +8,7 @@ export const readUsage = wrapMutation(scripts.readUsage);
 export const changePlan = wrapMutation(scripts.changePlan);
 export const setLimit = wrapMutation(scripts.setLimit);
 export const clearLimit = wrapMutation(scripts.clearLimit);
+export const configure = wrapMutation(scripts.configure);
 export const limits = wrapQuery(scripts.limits);
 export const listOverrides = wrapQuery(scripts.listOverrides);
 export const meterRecords = wrapQuery(scripts.meterRecords);

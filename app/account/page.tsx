@@ -11,7 +11,11 @@ export const dynamic = "force-dynamic";
 
 const FEATURES = ["tokens", "clicks"] as const;
 
-/** A member's home: their account, its plan and this cycle's usage. Only session.accountId is ever read. */
+/**
+ * A member's home: their account, its plan and this cycle's usage. Only
+ * session.accountId is ever read; the other member pages (jobs, links,
+ * billing events) pass it to their scripts the same way.
+ */
 export default async function MemberHome() {
   const { accountId } = await requireMemberSession();
   const { engine } = getRuntime();
@@ -29,7 +33,9 @@ export default async function MemberHome() {
     <>
       <PageHeader title={account.name}>Your account&apos;s plan and usage this cycle.</PageHeader>
       <Facts facts={facts} testId="member-account" />
-      <div className="mt-8 space-y-8">{/* part sections for members go here (jobs, links, billing events with Replay), each scoped to accountId */}</div>
+      <p className="mt-6 text-sm text-stone-600">
+        Your jobs, short links and billing events are in the menu; each page reads only this account.
+      </p>
     </>
   );
 }

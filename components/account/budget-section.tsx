@@ -33,7 +33,7 @@ async function loadView(accountId: string) {
   return getRuntime().engine.run(gate.accountView, { accountId, jobs: 20, eventsPerJob: 12 });
 }
 
-function Jobs({ title, rows, nowMs, testId }: { title: string; rows: View["running"]; nowMs: number; testId: string }) {
+function Jobs({ title, rows, nowMs, testId, jobHref }: { title: string; rows: View["running"]; nowMs: number; testId: string; jobHref?: string }) {
   return (
     <div>
       <h3 className="font-medium">{title}</h3>
@@ -54,7 +54,13 @@ function Jobs({ title, rows, nowMs, testId }: { title: string; rows: View["runni
             {rows.map(({ job, events, omittedEvents }) => (
               <tr key={job.id} className="border-t border-stone-100 align-top">
                 <td className="py-1 pr-2 font-mono">
-                  {job.id}
+                  {jobHref ? (
+                    <a className="underline" href={`${jobHref}/${job.id}`}>
+                      {job.id}
+                    </a>
+                  ) : (
+                    job.id
+                  )}
                   <div className="text-stone-500">key {job.key}</div>
                 </td>
                 <td className="py-1 pr-2">
@@ -81,7 +87,8 @@ function Jobs({ title, rows, nowMs, testId }: { title: string; rows: View["runni
   );
 }
 
-export async function BudgetSection({ accountId }: { accountId: string }) {
+/** `jobHref`: where a job's own page is (the member area has one: /account/jobs). */
+export async function BudgetSection({ accountId, jobHref }: { accountId: string; jobHref?: string }) {
   const view = await loadView(accountId);
   const nowMs = view.nowMs;
   return (
@@ -137,8 +144,8 @@ export async function BudgetSection({ accountId }: { accountId: string }) {
         )}
       </div>
       <div className="mt-4 space-y-4">
-        <Jobs title="Running jobs" rows={view.running} nowMs={nowMs} testId="running-jobs" />
-        <Jobs title="Settled jobs" rows={view.settled} nowMs={nowMs} testId="settled-jobs" />
+        <Jobs title="Running jobs" rows={view.running} nowMs={nowMs} testId="running-jobs" jobHref={jobHref} />
+        <Jobs title="Settled jobs" rows={view.settled} nowMs={nowMs} testId="settled-jobs" jobHref={jobHref} />
       </div>
     </section>
   );

@@ -1,9 +1,25 @@
+import { replayEventAction } from "@/app/app/inbox/actions";
+import type { ReplayState } from "@/app/app/inbox/replay-answer";
 import type { InboxEventView } from "@/lib/inbox/scripts";
 import { STATUS_STYLE, utc } from "./format";
 import { ReplayButton } from "./replay-button";
 
-/** Billing events with status, attempts, next attempt, result, copies seen and Replay. */
-export function EventTable({ events, showAccount = true }: { events: InboxEventView[]; showAccount?: boolean }) {
+/**
+ * Billing events with status, attempts, next attempt, result, copies seen and
+ * Replay. A member's page passes its own replay action and where an event's
+ * page is (`eventHref`); the operator's pages use the defaults.
+ */
+export function EventTable({
+  events,
+  showAccount = true,
+  replayAction = replayEventAction,
+  eventHref,
+}: {
+  events: InboxEventView[];
+  showAccount?: boolean;
+  replayAction?: (previous: ReplayState, form: FormData) => Promise<ReplayState>;
+  eventHref?: (id: string) => string;
+}) {
   if (events.length === 0) return <p className="rounded-lg border border-dashed border-stone-300 bg-white p-6 text-stone-600">No billing events yet.</p>;
   return (
     <div className="overflow-x-auto">
@@ -26,7 +42,15 @@ export function EventTable({ events, showAccount = true }: { events: InboxEventV
             <tr key={e.id} className="border-b border-stone-200 align-top" data-event-id={e.id} data-status={e.status}>
               <td className="py-2 pr-3 whitespace-nowrap">
                 {utc(e.occurredAtMs)}
-                <div className="font-mono text-xs text-stone-500">{e.id}</div>
+                <div className="font-mono text-xs text-stone-500">
+                  {eventHref ? (
+                    <a className="underline" href={eventHref(e.id)}>
+                      {e.id}
+                    </a>
+                  ) : (
+                    e.id
+                  )}
+                </div>
               </td>
               <td className="pr-3 font-mono text-xs" data-cell="type">{e.type}</td>
               {showAccount ? (
@@ -52,7 +76,7 @@ export function EventTable({ events, showAccount = true }: { events: InboxEventV
                 {e.replays > 0 ? <div className="text-xs text-stone-500">replayed {e.replays}×</div> : null}
               </td>
               <td>
-                <ReplayButton inboxEventId={e.id} />
+                <ReplayButton inboxEventId={e.id} action={replayAction} />
               </td>
             </tr>
           ))}

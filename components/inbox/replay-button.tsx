@@ -1,14 +1,16 @@
 "use client";
 
 import { useActionState } from "react";
-import { replayEventAction } from "@/app/app/inbox/actions";
 import type { ReplayState } from "@/app/app/inbox/replay-answer";
 
 const initial: ReplayState = { message: null, error: null };
 
-/** Puts one stored event back in the queue; shows how it ended. */
-export function ReplayButton({ inboxEventId }: { inboxEventId: string }) {
-  const [state, action, pending] = useActionState(replayEventAction, initial);
+/**
+ * Puts one stored event back in the queue; shows how it ended. `action` is the
+ * area's replay action: the operator's (any event) or a member's (their own).
+ */
+export function ReplayButton({ inboxEventId, action: replay }: { inboxEventId: string; action: (previous: ReplayState, form: FormData) => Promise<ReplayState> }) {
+  const [state, action, pending] = useActionState(replay, initial);
   return (
     <form action={action} className="inline">
       <input type="hidden" name="inboxEventId" value={inboxEventId} />

@@ -90,7 +90,15 @@ export const click = mutation(
   },
 );
 
-export const get = query("links.get", z.strictObject({ code: anyCode }), linkSchema.nullable(), async (tx, args) => tx.store.links.getByCode(args.code));
+/** `asAccountId` scopes the read: another account's link reads as missing (null: the operator). */
+const asAccountId = accountId.nullable().default(null);
+
+async function ownedLink(tx: Tx, code: string, asker: string | null): Promise<Link | null> {
+  const link = await tx.store.links.getByCode(code);
+  return link && (asker === null || link.accountId === asker) ? link : null;
+}
+
+export const get = query("links.get", z.strictObject({ code: anyCode, asAccountId }), linkSchema.nullable(), async (tx, args) => ownedLink(tx, args.code, args.asAccountId));
 
 export const list = query(
   "links.list",
@@ -104,7 +112,7 @@ export const list = query(
 /** A link's clicks in its account's current cycle (or the named one), in total and by UTC day. */
 export const stats = query(
   "links.stats",
-  z.strictObject({ code: anyCode, cycle: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/).optional() }),
+  z.strictObject({ code: anyCode, cycle: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/).optional(), asAccountId }),
   z
     .object({
       link: linkSchema,
@@ -116,7 +124,7 @@ export const stats = query(
     })
     .nullable(),
   async (tx, args) => {
-    const link = await tx.store.links.getByCode(args.code);
+    const link = await ownedLink(tx, args.code, args.asAccountId);
     if (!link) return null;
     const account = await tx.store.accounts.get(link.accountId);
     invariant(account, `link ${link.code} of a missing account ${link.accountId}`);
@@ -131,3 +139,24 @@ export const stats = query(
   },
 );
 
+
+export const ACCOUNT_LINKS_MAX = 20;
+
+/** One account's links, newest first, each with its clicks in the account's current cycle (the member's Links page). */
+export const listWithClicks = query(
+  "links.listWithClicks",
+  z.strictObject({ accountId, limit: z.number().int().min(1).max(ACCOUNT_LINKS_MAX).default(20) }),
+  z.object({ cycle: z.string(), links: z.array(z.object({ link: linkSchema, clicks: z.number() })) }),
+  async (tx, args) => {
+    const account = await tx.store.accounts.get(args.accountId);
+    if (!account) return { cycle: "", links: [] };
+    const cycle = cycleOf(tx.nowMs, account.cycleAnchorMs).name;
+    const own = await tx.store.links.listByAccount(args.accountId, args.limit);
+    const withClicks = [];
+    for (const link of own) {
+      const rows = await tx.store.links.readClicks(link.code, cycle);
+      withClicks.push({ link, clicks: rows.reduce((sum, r) => sum + r.clicks, 0) });
+    }
+    return { cycle, links: withClicks };
+  },
+);

@@ -250,6 +250,57 @@ export const clearLimit = mutation(
   },
 );
 
+export const CONFIGURE_FEATURES_MAX = 20;
+
+/**
+ * An account's plan and per-feature limits on the stand-in, set together from
+ * the account page: one transaction and one audit row, so a partly applied
+ * edit cannot happen. `limits` per feature: a number, null (unlimited) or
+ * "plan" (back to the plan's limit); features left out keep what they have.
+ */
+export const configure = mutation(
+  "standin.configure",
+  z.strictObject({
+    accountId,
+    planCode: z.enum(STANDIN_PLANS.map((p) => p.code) as [string, ...string[]], "a plan the stand-in has"),
+    limits: z
+      .record(featureCode, z.union([wholeUnits, z.null(), z.literal("plan")]))
+      .refine((l) => Object.keys(l).length <= CONFIGURE_FEATURES_MAX, `at most ${CONFIGURE_FEATURES_MAX} features`),
+    actor: actorSchema.optional(),
+  }),
+  z.object({ agreementId: z.string(), planCode: z.string(), changed: z.array(z.string()) }),
+  async (tx, args) => {
+    await requireAccount(tx, args.accountId);
+    const current = (await ensureAgreement(tx, args.accountId))!;
+    const changed: string[] = [];
+    const before: Record<string, unknown> = {};
+    let agreement = current;
+    if (current.planCode !== args.planCode) {
+      agreement = { ...current, id: tx.newId("agreement"), planCode: args.planCode, updatedAtMs: tx.nowMs };
+      await tx.store.standin.putAgreement(agreement);
+      changed.push("plan");
+      before.plan = current.planCode;
+    }
+    for (const [featureCodeValue, limitMax] of Object.entries(args.limits)) {
+      const existing = await tx.store.standin.getOverride(args.accountId, featureCodeValue);
+      if (limitMax === "plan") {
+        if (!existing) continue;
+        await tx.store.standin.deleteOverride(args.accountId, featureCodeValue);
+      } else {
+        if (existing && existing.limitMax === limitMax) continue;
+        await tx.store.standin.putOverride({ accountId: args.accountId, featureCode: featureCodeValue, limitMax, setAtMs: tx.nowMs });
+      }
+      changed.push(featureCodeValue);
+      before[featureCodeValue] = existing ? existing.limitMax : "plan";
+    }
+    if (changed.length > 0 && args.actor) {
+      const after = Object.fromEntries(changed.map((c) => [c, c === "plan" ? args.planCode : args.limits[c]]));
+      await recordAudit(tx, args.actor, "standin.configure", args.accountId, args.accountId, { before, after, agreementId: agreement.id });
+    }
+    return { agreementId: agreement.id, planCode: agreement.planCode, changed };
+  },
+);
+
 /** What the stand-in would answer for an account, feature by feature (read-only: an agreement not made yet shows the account's plan). */
 export const limits = query(
   "standin.limits",

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { units, utcTime } from "@/components/meter/format";
 import { TextActionForm } from "@/components/meter/forms";
-import { Table } from "@/components/meter/table";
+import { Table } from "@/components/ui/table";
 import { PageHeader } from "@/components/page-header";
 import * as accounts from "@/lib/accounts/scripts";
 import * as links from "@/lib/links/scripts";

@@ -6,12 +6,15 @@ import * as accounts from "@/lib/accounts/scripts";
 import { newToken, sha256Hex } from "@/lib/auth/tokens";
 import { actorOf } from "@/lib/http/auth";
 import { AppError } from "@/lib/errors";
-import { formAction, parseForm, siteOrigin, type ActionState } from "@/lib/http/form-action";
+import { formAction, formObject, parseForm, siteOrigin, type ActionState } from "@/lib/http/form-action";
 import { requireOperatorSession } from "@/lib/http/session";
 import * as keys from "@/lib/keys/scripts";
 import { generateApiKey } from "@/lib/keys/token";
 import * as people from "@/lib/people/scripts";
 import { getRuntime } from "@/lib/runtime";
+import { planLimitsForm } from "@/lib/standin/admin";
+import * as gate from "@/lib/gate/scripts";
+import * as standin from "@/lib/standin/scripts";
 import { emailSchema, idOf } from "@/lib/validation";
 
 const accountId = idOf("acct", "an account id");
@@ -47,6 +50,25 @@ export async function updateAccount(_previous: ActionState, form: FormData): Pro
     });
     revalidatePath(`/app/accounts/${input.accountId}`);
     return { notice: "Saved." };
+  });
+}
+
+/**
+ * The account's plan and limits on the stand-in: validated whole before
+ * anything is written, then one transaction (standin.configure, audited).
+ * The gate's cached limits are dropped after it so the next admission reads
+ * the new limits (running holds keep their size).
+ */
+export async function updatePlanAndLimits(_previous: ActionState, form: FormData): Promise<ActionState> {
+  const { principal } = await requireOperatorSession();
+  return formAction(async () => {
+    const input = planLimitsForm(formObject(form));
+    const { engine, config } = getRuntime();
+    if (config.provider !== "standin") throw new AppError("invalid_input", "planCode: plans and limits are set here only on the built-in stand-in; with Kinde they come from the customer's plan.");
+    const result = await engine.run(standin.configure, { ...input, actor: actorOf(principal) });
+    if (result.changed.length > 0) await engine.run(gate.dropLimit, { accountId: input.accountId });
+    revalidatePath(`/app/accounts/${input.accountId}`);
+    return { notice: result.changed.length === 0 ? "Nothing changed." : `Saved: ${result.changed.join(", ")}. The next admission reads the new limits.` };
   });
 }
 

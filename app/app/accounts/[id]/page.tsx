@@ -3,6 +3,7 @@ import { BudgetSection } from "@/components/account/budget-section";
 import { UsageSection } from "@/components/account/usage-section";
 import { BillingEventsSection } from "@/components/account/billing-events-section";
 import { ApiKeysSection, EditAccountSection, MembersSection } from "@/components/account/auth-sections";
+import { PlanLimitsSection } from "@/components/account/plan-section";
 import { Facts } from "@/components/facts";
 import { PageHeader } from "@/components/page-header";
 import * as accounts from "@/lib/accounts/scripts";
@@ -35,6 +36,7 @@ export default async function AccountPage({ params }: { params: Promise<{ id: st
       <div className="mt-8 space-y-8">
         {/* part sections go here, one line each */}
         <EditAccountSection account={account} />
+        <PlanLimitsSection accountId={account.id} />
         <BudgetSection accountId={account.id} />
         <UsageSection account={account} />
         <BillingEventsSection accountId={account.id} />

@@ -1,4 +1,4 @@
-import { assertOwns, authenticate, notFound } from "@/lib/http/auth";
+import { authenticate, notFound, scopeOf } from "@/lib/http/auth";
 import { json, route } from "@/lib/http/api";
 import { linkView, originOf } from "@/lib/links/http";
 import { ANY_CODE_PATTERN } from "@/lib/links/rules";
@@ -12,9 +12,8 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
   const principal = await authenticate(request);
   const { code } = await params;
   const cycle = new URL(request.url).searchParams.get("cycle") ?? undefined;
-  const stats = ANY_CODE_PATTERN.test(code) ? await getRuntime().engine.run(links.stats, { code, cycle }) : null;
+  const stats = ANY_CODE_PATTERN.test(code) ? await getRuntime().engine.run(links.stats, { code, cycle, asAccountId: scopeOf(principal) }) : null;
   if (!stats) throw notFound("link", code);
-  assertOwns(principal, stats.link.accountId, "link", code);
   const { link, ...clicks } = stats;
   return json({ link: linkView(link, originOf(request.headers, request.url)), stats: clicks });
 });

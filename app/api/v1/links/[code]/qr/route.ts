@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/errors";
-import { assertOwns, authenticate, notFound } from "@/lib/http/auth";
+import { authenticate, notFound, scopeOf } from "@/lib/http/auth";
 import { route } from "@/lib/http/api";
 import { originOf, shortUrlOf } from "@/lib/links/http";
 import { qrPng, qrSvg } from "@/lib/links/qr";
@@ -13,9 +13,8 @@ export const dynamic = "force-dynamic";
 export const GET = route(async (request: Request, { params }: { params: Promise<{ code: string }> }) => {
   const principal = await authenticate(request);
   const { code } = await params;
-  const link = ANY_CODE_PATTERN.test(code) ? await getRuntime().engine.run(links.get, { code }) : null;
+  const link = ANY_CODE_PATTERN.test(code) ? await getRuntime().engine.run(links.get, { code, asAccountId: scopeOf(principal) }) : null;
   if (!link) throw notFound("link", code);
-  assertOwns(principal, link.accountId, "link", code);
   const url = new URL(request.url);
   const format = url.searchParams.get("format") ?? "svg";
   if (format !== "svg" && format !== "png") throw new AppError("invalid_input", "format: svg or png");

@@ -1,0 +1,49 @@
+import Link from "next/link";
+import { units } from "@/components/meter/format";
+import { PageHeader } from "@/components/page-header";
+import { Table } from "@/components/ui/table";
+import { requireMemberSession } from "@/lib/http/session";
+import * as links from "@/lib/links/scripts";
+import { getRuntime } from "@/lib/runtime";
+
+export const dynamic = "force-dynamic";
+
+/** A member's short links with their clicks this cycle; each opens its page with the QR code. Read only for session.accountId. */
+export default async function MemberLinks() {
+  const { accountId } = await requireMemberSession();
+  const { cycle, links: own } = await getRuntime().engine.run(links.listWithClicks, { accountId, limit: links.ACCOUNT_LINKS_MAX });
+  return (
+    <>
+      <PageHeader title="Links">Your account&apos;s short links and their clicks in this cycle ({cycle}).</PageHeader>
+      <Table columns={["Code", "Destination", { label: "Clicks this cycle", right: true }, "QR code"]} empty={own.length === 0 ? "No links yet." : null} testId="member-links">
+        {own.map(({ link, clicks }) => {
+          const qr = `/api/v1/links/${encodeURIComponent(link.code)}/qr`;
+          return (
+            <tr key={link.code} className="border-b border-stone-200" data-code={link.code}>
+              <td className="py-2 font-mono">
+                <Link className="underline" href={`/account/links/${link.code}`}>
+                  {link.code}
+                </Link>
+              </td>
+              <td className="max-w-md break-all">{link.destination}</td>
+              <td className="text-right font-mono" data-cell="clicks">
+                {units(clicks)}
+              </td>
+              <td className="space-x-3 text-xs">
+                <Link className="underline" href={`/account/links/${link.code}`}>
+                  show
+                </Link>
+                <a className="underline" href={`${qr}?format=svg&download=1`}>
+                  SVG
+                </a>
+                <a className="underline" href={`${qr}?format=png&download=1`}>
+                  PNG
+                </a>
+              </td>
+            </tr>
+          );
+        })}
+      </Table>
+    </>
+  );
+}
