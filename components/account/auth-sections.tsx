@@ -6,6 +6,7 @@ import * as keys from "@/lib/keys/scripts";
 import * as people from "@/lib/people/scripts";
 import { getRuntime } from "@/lib/runtime";
 import { createKey, inviteMember, revokeKey, setMemberDisabled, updateAccount } from "@/app/app/accounts/[id]/actions";
+import { Table } from "@/components/ui/table";
 
 const input = "mt-1 rounded-md border border-stone-300 px-3 py-1.5";
 
@@ -54,18 +55,7 @@ export async function ApiKeysSection({ accountId }: { accountId: string }) {
           <input name="ratePerMinute" type="number" min={1} max={100000} step={1} required defaultValue={keys.DEFAULT_RATE_PER_MINUTE} className={input} />
         </label>
       </ActionForm>
-      <table className="mt-3 w-full max-w-5xl border-collapse text-sm" data-testid="keys">
-        <thead>
-          <tr className="border-b border-stone-300 text-left text-stone-500">
-            <th className="py-2">Key</th>
-            <th>Created</th>
-            <th>Last used</th>
-            <th>Rate</th>
-            <th>State</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
+      <Table className="mt-3 w-full max-w-5xl" testId="keys" columns={["Key", "Created", "Last used", "Rate", "State", ""]} empty={list.length === 0 ? "No keys." : null}>
           {list.map((k) => (
             <tr key={k.id} className="border-b border-stone-200">
               <td className="py-2 font-mono">
@@ -89,15 +79,7 @@ export async function ApiKeysSection({ accountId }: { accountId: string }) {
               </td>
             </tr>
           ))}
-          {list.length === 0 ? (
-            <tr>
-              <td colSpan={6} className="py-4 text-center text-stone-500">
-                No keys.
-              </td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
+      </Table>
     </section>
   );
 }

@@ -7,6 +7,7 @@
 import { decideLimit } from "@/lib/gate/freshness";
 import * as gate from "@/lib/gate/scripts";
 import { getRuntime } from "@/lib/runtime";
+import { Table } from "@/components/ui/table";
 
 const n = (value: number | null) => (value === null ? "no maximum" : value.toLocaleString("en-US"));
 
@@ -40,17 +41,7 @@ function Jobs({ title, rows, nowMs, testId, jobHref }: { title: string; rows: Vi
       {rows.length === 0 ? (
         <p className="mt-1 text-sm text-stone-500">None.</p>
       ) : (
-        <table className="mt-2 w-full text-left text-xs" data-testid={testId}>
-          <thead className="text-stone-500">
-            <tr>
-              <th className="py-1 pr-2">Job</th>
-              <th className="py-1 pr-2">Status</th>
-              <th className="py-1 pr-2 text-right">Held</th>
-              <th className="py-1 pr-2 text-right">Used / charged</th>
-              <th className="py-1">Timeline</th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table className="mt-2 w-full" size="xs" testId={testId} columns={["Job", "Status", { label: "Held", right: true }, { label: "Used / charged", right: true }, "Timeline"]}>
             {rows.map(({ job, events, omittedEvents }) => (
               <tr key={job.id} className="border-t border-stone-100 align-top">
                 <td className="py-1 pr-2 font-mono">
@@ -80,8 +71,7 @@ function Jobs({ title, rows, nowMs, testId, jobHref }: { title: string; rows: Vi
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
+        </Table>
       )}
     </div>
   );
@@ -98,20 +88,9 @@ export async function BudgetSection({ accountId, jobHref }: { accountId: string;
       {view.budgets.length === 0 ? (
         <p className="mt-2 text-sm text-stone-500">No job has been admitted yet.</p>
       ) : (
-        <table className="mt-3 w-full max-w-3xl text-left text-sm" data-testid="budgets">
-          <thead className="text-stone-500">
-            <tr>
-              <th className="py-1 pr-3">Cycle</th>
-              <th className="py-1 pr-3">Feature</th>
-              <th className="py-1 pr-3 text-right">Limit</th>
-              <th className="py-1 pr-3 text-right">Used</th>
-              <th className="py-1 pr-3 text-right">Held</th>
-              <th className="py-1 pr-3 text-right">Remaining</th>
-            </tr>
-          </thead>
-          <tbody className="font-mono">
+        <Table className="mt-3 w-full max-w-3xl" testId="budgets" columns={["Cycle", "Feature", { label: "Limit", right: true }, { label: "Used", right: true }, { label: "Held", right: true }, { label: "Remaining", right: true }]}>
             {view.budgets.map((b) => (
-              <tr key={`${b.cycle}-${b.feature}`} className="border-t border-stone-100">
+              <tr key={`${b.cycle}-${b.feature}`} className="border-t border-stone-100 font-mono">
                 <td className="py-1 pr-3">{b.cycle}</td>
                 <td className="py-1 pr-3">{b.feature}</td>
                 <td className="py-1 pr-3 text-right">{n(b.limitUnits)}</td>
@@ -120,8 +99,7 @@ export async function BudgetSection({ accountId, jobHref }: { accountId: string;
                 <td className="py-1 pr-3 text-right">{n(b.remainingUnits)}</td>
               </tr>
             ))}
-          </tbody>
-        </table>
+        </Table>
       )}
       <div className="mt-4">
         <h3 className="font-medium">Where the limit comes from</h3>

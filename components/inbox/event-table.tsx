@@ -1,6 +1,7 @@
 import { replayEventAction } from "@/app/app/inbox/actions";
 import type { ReplayState } from "@/app/app/inbox/replay-answer";
 import type { InboxEventView } from "@/lib/inbox/scripts";
+import { Table } from "@/components/ui/table";
 import { STATUS_STYLE, utc } from "./format";
 import { ReplayButton } from "./replay-button";
 
@@ -23,21 +24,7 @@ export function EventTable({
   if (events.length === 0) return <p className="rounded-lg border border-dashed border-stone-300 bg-white p-6 text-stone-600">No billing events yet.</p>;
   return (
     <div className="overflow-x-auto">
-      <table className="w-full border-collapse text-sm" data-testid="inbox-events">
-        <thead>
-          <tr className="border-b border-stone-300 text-left text-stone-500">
-            <th className="py-2 pr-3">Event time</th>
-            <th className="pr-3">Type</th>
-            {showAccount ? <th className="pr-3">Account</th> : null}
-            <th className="pr-3">Status</th>
-            <th className="pr-3">Attempts</th>
-            <th className="pr-3">Next attempt</th>
-            <th className="pr-3">Copies</th>
-            <th className="pr-3">Result</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
+      <Table testId="inbox-events" columns={["Event time", "Type", ...(showAccount ? ["Account"] : []), "Status", "Attempts", "Next attempt", "Copies", "Result", ""]}>
           {events.map((e) => (
             <tr key={e.id} className="border-b border-stone-200 align-top" data-event-id={e.id} data-status={e.status}>
               <td className="py-2 pr-3 whitespace-nowrap">
@@ -80,8 +67,7 @@ export function EventTable({
               </td>
             </tr>
           ))}
-        </tbody>
-      </table>
+      </Table>
     </div>
   );
 }

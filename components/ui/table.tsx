@@ -12,6 +12,7 @@ export function Table({
   empty,
   testId,
   className = "w-full",
+  size = "sm",
   children,
 }: {
   columns: Column[];
@@ -19,15 +20,17 @@ export function Table({
   empty?: string | null;
   testId?: string;
   className?: string;
+  /** "xs" for dense tables (timelines inside a section). */
+  size?: "sm" | "xs";
   children?: ReactNode;
 }) {
   return (
-    <table className={`${className} border-collapse text-sm [&_td]:pr-3 [&_th]:pr-3`} data-testid={testId}>
+    <table className={`${className} border-collapse ${size === "xs" ? "text-xs" : "text-sm"} [&_td]:pr-3 [&_th]:pr-3`} data-testid={testId}>
       <thead>
         <tr className="border-b border-stone-300 text-left text-stone-500">
           {columns.map((c, i) => {
             const column = typeof c === "string" ? { label: c } : c;
-            const classes = [i === 0 ? "py-2" : "", column.right ? "text-right" : "", column.className ?? ""].filter(Boolean).join(" ");
+            const classes = [i === 0 ? (size === "xs" ? "py-1" : "py-2") : "", column.right ? "text-right" : "", column.className ?? ""].filter(Boolean).join(" ");
             return (
               <th key={`${i}-${column.label}`} className={classes || undefined}>
                 {column.label}

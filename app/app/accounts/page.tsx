@@ -3,6 +3,7 @@ import * as accounts from "@/lib/accounts/scripts";
 import { getRuntime } from "@/lib/runtime";
 import { CreateAccountForm } from "./create-form";
 import { requireOperatorSession } from "@/lib/http/session";
+import { Table } from "@/components/ui/table";
 
 export const dynamic = "force-dynamic";
 
@@ -14,18 +15,7 @@ export default async function AccountsPage({ searchParams }: { searchParams: Pro
     <>
       <PageHeader title="Accounts">The customers this app bills. Each has its own budget, ledger, links and billing events.</PageHeader>
       <CreateAccountForm />
-      <table className="mt-6 w-full max-w-5xl border-collapse text-sm">
-        <thead>
-          <tr className="border-b border-stone-300 text-left text-stone-500">
-            <th className="py-2">Name</th>
-            <th>Id</th>
-            <th>Kinde customer</th>
-            <th>Plan</th>
-            <th>Billing</th>
-            <th>Created</th>
-          </tr>
-        </thead>
-        <tbody>
+      <Table className="mt-6 w-full max-w-5xl" columns={["Name", "Id", "Kinde customer", "Plan", "Billing", "Created"]} empty={page.accounts.length === 0 ? "No accounts yet. Create one above." : null}>
           {page.accounts.map((a) => (
             <tr key={a.id} className="border-b border-stone-200">
               <td className="py-2 font-medium">
@@ -40,15 +30,7 @@ export default async function AccountsPage({ searchParams }: { searchParams: Pro
               <td>{new Date(a.createdAtMs).toISOString().replace("T", " ").slice(0, 19)} UTC</td>
             </tr>
           ))}
-          {page.accounts.length === 0 ? (
-            <tr>
-              <td colSpan={6} className="py-6 text-center text-stone-500">
-                No accounts yet. Create one above.
-              </td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
+      </Table>
       {page.nextAfterId ? (
         <a className="mt-4 inline-block underline" href={`/app/accounts?after=${page.nextAfterId}`}>
           Next page

@@ -3,6 +3,7 @@ import { Time } from "@/components/time";
 import * as auditScripts from "@/lib/audit/scripts";
 import { requireOperatorSession } from "@/lib/http/session";
 import { getRuntime } from "@/lib/runtime";
+import { Table } from "@/components/ui/table";
 
 export const dynamic = "force-dynamic";
 
@@ -27,18 +28,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           </>
         ) : null}
       </PageHeader>
-      <table className="w-full max-w-6xl border-collapse text-sm" data-testid="audit">
-        <thead>
-          <tr className="border-b border-stone-300 text-left text-stone-500">
-            <th className="py-2">When</th>
-            <th>Who</th>
-            <th>Action</th>
-            <th>Target</th>
-            <th>Account</th>
-            <th>Detail</th>
-          </tr>
-        </thead>
-        <tbody>
+      <Table className="w-full max-w-6xl" testId="audit" columns={["When", "Who", "Action", "Target", "Account", "Detail"]} empty={page.entries.length === 0 ? "Nothing yet." : null}>
           {page.entries.map((e) => (
             <tr key={e.id} className="border-b border-stone-200 align-top">
               <td className="py-2 whitespace-nowrap">
@@ -61,15 +51,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
               <td className="max-w-md break-all font-mono text-xs text-stone-600">{e.detail === "{}" ? "" : e.detail}</td>
             </tr>
           ))}
-          {page.entries.length === 0 ? (
-            <tr>
-              <td colSpan={6} className="py-6 text-center text-stone-500">
-                Nothing yet.
-              </td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
+      </Table>
       {page.nextBefore ? (
         <a className="mt-4 inline-block underline" href={`/app/audit?before=${page.nextBefore}${args.accountId ? `&accountId=${args.accountId}` : ""}`}>
           Older

@@ -4,6 +4,7 @@ import { useActionState, useState } from "react";
 import type { RunReport, Step } from "@/lib/inbox/engine-room/run";
 import { ARTICLE_DELIVERIES_TEXT, ARTICLE_EVENTS_TEXT } from "@/lib/inbox/engine-room/sequence";
 import { runEngineRoomAction, type RoomState } from "./actions";
+import { Table } from "@/components/ui/table";
 
 const initial: RoomState = { error: null, naive: null, pipeline: null, checkpoints: null };
 
@@ -19,18 +20,7 @@ function RunTable({ title, report, upTo }: { title: string; report: RunReport; u
         test account <a className="font-mono underline" href={`/app/accounts/${report.accountId}`}>{report.accountId}</a>
         {report.target === "pipeline" ? ` · ${report.copies} copies, ${report.stored} stored, ${report.dropped} dropped${report.refused ? `, ${report.refused} refused` : ""}` : ""}
       </p>
-      <table className="w-full border-collapse text-sm">
-        <thead>
-          <tr className="border-b border-stone-300 text-left text-stone-500">
-            <th className="py-1 pr-2">#</th>
-            <th className="pr-2">Delivery</th>
-            <th className="pr-2">Answer</th>
-            <th className="pr-2">What happened</th>
-            <th className="pr-2">Plan</th>
-            <th className="text-right">Balance</th>
-          </tr>
-        </thead>
-        <tbody>
+      <Table columns={["#", "Delivery", "Answer", "What happened", "Plan", { label: "Balance", right: true }]}>
           {report.steps.slice(0, upTo).map((s) => (
             <tr key={s.n} className="border-b border-stone-100 align-top" data-step={s.n}>
               <td className="py-1 pr-2">{s.n}</td>
@@ -48,8 +38,7 @@ function RunTable({ title, report, upTo }: { title: string; report: RunReport; u
               <td className="text-right font-mono" data-cell="balance">{s.balance.toLocaleString("en-US")}</td>
             </tr>
           ))}
-        </tbody>
-      </table>
+      </Table>
       {upTo >= report.steps.length ? (
         <p className="mt-2 text-sm">
           Ends on <strong data-testid={`${report.target}-final`}>{report.plan} with {report.balance.toLocaleString("en-US")}</strong>.

@@ -5,6 +5,7 @@ import { useActionState } from "react";
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { LabInput, LabVariant } from "@/lib/gate/lab";
 import { runLabAction, type LabState } from "./actions";
+import { Table } from "@/components/ui/table";
 
 const n = (value: number) => value.toLocaleString("en-US");
 
@@ -37,16 +38,7 @@ function Variant({ title, variant }: { title: string; variant: LabVariant }) {
       <p className={`mt-2 text-sm ${over > 0 ? "text-red-700" : "text-green-800"}`}>
         {over > 0 ? `${n(over)} over the limit of ${n(variant.limitUnits)}.` : `Within the limit of ${n(variant.limitUnits)}.`}
       </p>
-      <table className="mt-3 w-full text-left text-xs">
-        <thead className="text-stone-500">
-          <tr>
-            <th className="py-1 pr-2">Job</th>
-            <th className="py-1 pr-2">Outcome</th>
-            <th className="py-1 pr-2 text-right">Spent</th>
-            <th className="py-1">Timeline (ms from start)</th>
-          </tr>
-        </thead>
-        <tbody>
+      <Table className="mt-3 w-full" size="xs" columns={["Job", "Outcome", { label: "Spent", right: true }, "Timeline (ms from start)"]}>
           {variant.jobs.map((job) => (
             <tr key={job.index} className="border-t border-stone-100 align-top">
               <td className="py-1 pr-2 font-mono">#{job.index + 1}</td>
@@ -64,8 +56,7 @@ function Variant({ title, variant }: { title: string; variant: LabVariant }) {
               </td>
             </tr>
           ))}
-        </tbody>
-      </table>
+      </Table>
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { requireOperatorSession } from "@/lib/http/session";
 import * as people from "@/lib/people/scripts";
 import { getRuntime } from "@/lib/runtime";
 import { inviteOperator, setOperatorDisabled } from "./actions";
+import { Table } from "@/components/ui/table";
 
 export const dynamic = "force-dynamic";
 
@@ -24,17 +25,7 @@ export default async function PeoplePage() {
           <input name="email" type="email" required maxLength={254} className="mt-1 rounded-md border border-stone-300 px-3 py-1.5" />
         </label>
       </ActionForm>
-      <table className="mt-6 w-full max-w-4xl border-collapse text-sm">
-        <thead>
-          <tr className="border-b border-stone-300 text-left text-stone-500">
-            <th className="py-2">Name</th>
-            <th>Email</th>
-            <th>Since</th>
-            <th>State</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
+      <Table className="mt-6 w-full max-w-4xl" columns={["Name", "Email", "Since", "State", ""]}>
           {operators.map((o) => (
             <tr key={o.id} className="border-b border-stone-200">
               <td className="py-2">{o.name}</td>
@@ -55,8 +46,7 @@ export default async function PeoplePage() {
               </td>
             </tr>
           ))}
-        </tbody>
-      </table>
+      </Table>
       <h2 className="mt-8 mb-2 text-lg font-semibold">Open invites</h2>
       <ul className="text-sm">
         {invites.map((i) => (

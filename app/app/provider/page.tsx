@@ -9,6 +9,7 @@ import * as standin from "@/lib/standin/scripts";
 import { BILLING_EVENT_TYPES } from "@/lib/standin/webhooks";
 import { clearFaultAction, setFaultAction } from "./actions";
 import { LimitForm, WebhookForm } from "./forms";
+import { Table } from "@/components/ui/table";
 
 export const dynamic = "force-dynamic";
 
@@ -126,18 +127,7 @@ export default async function ProviderPage({ searchParams }: { searchParams: Pro
 
       <section className="mb-6">
         <h2 className="mb-2 font-semibold">Plan catalog (stand-in)</h2>
-        <table className="w-full max-w-xl border-collapse text-sm">
-          <thead>
-            <tr className="border-b border-stone-300 text-left text-stone-500">
-              <th className="py-2">Plan</th>
-              {features.map((f) => (
-                <th key={f} className="font-mono">
-                  {f} / cycle
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
+        <Table className="w-full max-w-xl" columns={["Plan", ...features.map((f) => ({ label: `${f} / cycle`, className: "font-mono" }))]}>
             {STANDIN_PLANS.map((p) => (
               <tr key={p.code} className="border-b border-stone-200">
                 <td className="py-2">
@@ -148,8 +138,7 @@ export default async function ProviderPage({ searchParams }: { searchParams: Pro
                 ))}
               </tr>
             ))}
-          </tbody>
-        </table>
+        </Table>
       </section>
 
       <div className="mb-6">
@@ -160,16 +149,11 @@ export default async function ProviderPage({ searchParams }: { searchParams: Pro
         <h2 className="font-semibold">Per-account limits (stand-in)</h2>
         <p className="mb-3 text-sm text-stone-600">An operator&rsquo;s limit replaces the plan&rsquo;s for one account and feature.</p>
         <LimitForm accounts={page.accounts.map((a) => ({ id: a.id, name: a.name }))} features={features} />
-        <table className="mt-4 w-full max-w-3xl border-collapse text-sm">
-          <thead>
-            <tr className="border-b border-stone-300 text-left text-stone-500">
-              <th className="py-2">Account</th>
-              <th>Feature</th>
-              <th>Limit</th>
-              <th>Set</th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table
+          className="mt-4 w-full max-w-3xl"
+          columns={["Account", "Feature", "Limit", "Set"]}
+          empty={overrides.length === 0 ? "No account has its own limit: every account has its plan\u2019s." : null}
+        >
             {overrides.map((o) => (
               <tr key={`${o.accountId}:${o.featureCode}`} className="border-b border-stone-200">
                 <td className="py-2">
@@ -180,15 +164,7 @@ export default async function ProviderPage({ searchParams }: { searchParams: Pro
                 <td>{new Date(o.setAtMs).toISOString().replace("T", " ").slice(0, 19)} UTC</td>
               </tr>
             ))}
-            {overrides.length === 0 ? (
-              <tr>
-                <td colSpan={4} className="py-4 text-center text-stone-500">
-                  No account has its own limit: every account has its plan&rsquo;s.
-                </td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
+        </Table>
       </section>
 
       <section className="rounded-lg border border-stone-200 bg-white p-4">
