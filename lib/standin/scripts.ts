@@ -281,7 +281,8 @@ export const configure = mutation(
       changed.push("plan");
       before.plan = current.planCode;
     }
-    for (const [featureCodeValue, limitMax] of Object.entries(args.limits)) {
+    // In feature order: Convex hands a record over with its keys sorted, so both engines see the same order.
+    for (const [featureCodeValue, limitMax] of Object.entries(args.limits).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
       const existing = await tx.store.standin.getOverride(args.accountId, featureCodeValue);
       if (limitMax === "plan") {
         if (!existing) continue;
