@@ -66,7 +66,11 @@ export async function verifyWebhookToken(token: string, options: VerifyOptions):
     throw new AppError("unauthorized", `The webhook was refused: ${reason}.`);
   }
   const parsed = kindeEvent.safeParse(claims);
-  if (!parsed.success) throw new AppError("invalid_input", "The webhook's token is signed but is not a Kinde event (it needs a type, a timestamp and an object of data).");
+  if (!parsed.success) {
+    // Name each claim that is wrong, as every other 400 names its field.
+    const problems = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.map(String).join(".") || "claims"}: ${issue.message}`);
+    throw new AppError("invalid_input", `The webhook's token is signed but is not a Kinde event (it needs a type, a timestamp and an object of data): ${problems.join("; ")}.`);
+  }
   const occurredAtMs = eventTimeOf(parsed.data);
   if (occurredAtMs === null) throw new AppError("invalid_input", "The webhook's event has no usable time (event_timestamp or timestamp, RFC 3339).");
   const ageMs = options.nowMs - occurredAtMs;

@@ -11,6 +11,7 @@
  * one of their listed statuses, never a 5xx, and write nothing.
  */
 import fc from "fast-check";
+import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { SqliteEngine } from "../../lib/engine/sqlite/engine";
 import { getRuntime } from "../../lib/runtime";
@@ -39,6 +40,12 @@ function rowCounts(): Record<string, number> {
   return Object.fromEntries(tables.map((t) => [t, (db.prepare(`SELECT count(*) FROM "${t}"`).pluck().get() as number)]));
 }
 
+/** Signs claims with the stand-in's key, the one the webhook intake trusts (the default provider). */
+async function signStandin(claims: Record<string, unknown>): Promise<string> {
+  const { kid, privateKey } = await getRuntime().standin.signingKey();
+  return new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid, typ: "JWT" }).sign(privateKey);
+}
+
 // ---- values that are surely invalid for a field of each kind ----
 
 const ODD = ["\u0000", "\u202e", "\ud800", "\uffff", "𝔘𝔫𝔦", "Ω̸", "\u200b", "../../etc/passwd", "%00", "<script>alert(1)</script>", "' OR 1=1 --", "${7*7}", "\r\n"];
@@ -51,8 +58,21 @@ const longString = (over: number) => fc.tuple(fc.constantFrom("x", "é", "𝔘",
 /** A string that contains a character no id, token or code allows. */
 const withBadChar = fc.tuple(fc.string({ maxLength: 30 }), fc.constantFrom("!", " ", "/", "\u202e", "𝔘", "\u0000", "@", "é")).map(([s, c]) => `${s}${c}`);
 
-function invalidValue(kind: Kind, encoding: "json" | "form"): fc.Arbitrary<unknown> {
+/** A signed event time that cannot be used: unparseable, not positive, or outside the replay window (old or ahead). */
+const badTime = fc.oneof(
+  withBadChar,
+  fc.constantFrom("2026-13-01T00:00:00Z", "2026-02-30T25:00:00Z", "yesterday", "2001-01-01T00:00:00Z", "2999-01-01T00:00:00Z", "", "9".repeat(80)),
+  fc.constantFrom(0, -1, -0.5, 1e9, 1e12, 1e13, 1e300, Number.NaN, -1e300),
+);
+
+function invalidValue(kind: Kind, encoding: "json" | "form" | "jwt"): fc.Arbitrary<unknown> {
   const strings: fc.Arbitrary<string>[] = [];
+  if (kind.kind === "time") return fc.oneof(badTime, neither, fc.constant(null));
+  if (kind.kind === "record") return fc.oneof(fc.string({ maxLength: 30 }), fc.integer(), fc.double(), fc.boolean(), fc.array(fc.integer(), { maxLength: 3 }), fc.constant(null));
+  if (kind.kind === "header") {
+    // What a client can put in a header (fetch refuses the rest) and the route must still refuse.
+    return fc.oneof(fc.integer({ min: kind.max + 1, max: kind.max + 2000 }).map((n) => "x".repeat(n)), fc.constantFrom("a b", "a\tb", "ü", "wh_\u00ff", "x y z"));
+  }
   const numeric = kind.kind === "int" || kind.kind === "date";
   // null is wrong unless the field takes null; a number is wrong for a text field.
   const others: fc.Arbitrary<unknown>[] = [neither, ...(kind.nullable ? [] : [fc.constant(null)]), ...(numeric ? [] : [fc.integer(), fc.double()])];
@@ -63,7 +83,7 @@ function invalidValue(kind: Kind, encoding: "json" | "form"): fc.Arbitrary<unkno
       break;
     case "int":
       others.push(
-        fc.integer({ min: -1e9, max: kind.min - 1 }),
+        fc.integer({ min: Math.min(-1e9, kind.min - 1e9), max: kind.min - 1 }),
         fc.integer({ min: kind.max + 1, max: 2 ** 53 }),
         fc.double({ min: kind.min, max: kind.max, noNaN: true }).filter((d) => !Number.isInteger(d)),
         fc.constantFrom(1e300, -1e300, 2 ** 53 + 2, -0.5),
@@ -107,13 +127,15 @@ interface Built {
   params: Record<string, string>;
   headers: Record<string, string>;
   rawBody?: string;
+  /** Claims to sign with the stand-in's key: the body is that token (a "jwt" body). */
+  sign?: Record<string, unknown>;
   /** The field the message must name, when the mutation broke one field. */
   field?: string;
 }
 
 const EXTRA_KEYS = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "__defineGetter__", "$where", "𝔘", ""];
 
-function encode(fields: Record<string, unknown>, encoding: "json" | "form", extra?: [string, unknown]): string {
+function encode(fields: Record<string, unknown>, encoding: "json" | "form" | "jwt", extra?: [string, unknown]): string {
   if (encoding === "form") {
     const params = new URLSearchParams();
     if (extra) params.append(extra[0], String(extra[1]));
@@ -138,7 +160,40 @@ function requestArb(key: string, entry: Entry): fc.Arbitrary<Built> {
   const contentType = body?.encoding === "form" ? "application/x-www-form-urlencoded" : "application/json";
   const withBody = (what: string, rawBody: string, field?: string): Built => base(what, { rawBody, headers: { ...auth(), ...SAME_ORIGIN, "content-type": contentType }, field });
 
-  if (body) {
+  if (body?.encoding === "jwt") {
+    const valid = () => body.valid(world);
+    const jwtHeaders = (): Record<string, string> => ({ ...SAME_ORIGIN, "content-type": "application/jwt", ...(fuzz.headers?.valid ?? {}) });
+    const signed = (what: string, claims: Record<string, unknown>, field?: string, headers = jwtHeaders()): Built => base(what, { sign: claims, headers, field });
+    arbs.push(
+      fc.oneof(fc.constantFrom("", "a.b", "not a jwt", "a.b.c", "eyJhbGciOiJub25lIn0.e30.", "eyJhbGciOiJIUzI1NiJ9.e30.c2ln"), fc.string({ maxLength: 200 })).map((raw) =>
+        base("not a signed JWT", { rawBody: raw, headers: jwtHeaders() }),
+      ),
+    );
+    if (body.required.length > 0) {
+      arbs.push(
+        fc.constantFrom(...body.required).map((field) => {
+          const claims = { ...valid() };
+          delete claims[field];
+          return signed(`missing claim ${field}`, claims, field);
+        }),
+      );
+    }
+    for (const [field, kind] of Object.entries(body.fields)) {
+      arbs.push(invalidValue(kind, "jwt").map((value) => signed(`bad claim ${field}`, { ...valid(), [field]: value }, field)));
+    }
+    for (const [name, kind] of Object.entries(fuzz.headers?.fields ?? {})) {
+      arbs.push(invalidValue(kind, "jwt").map((value) => signed(`bad header ${name}`, valid(), name, { ...jwtHeaders(), [name]: String(value) })));
+    }
+    arbs.push(fc.constant(base("oversized body", { rawBody: "x".repeat(70_000), headers: jwtHeaders() })));
+    arbs.push(
+      fc.constantFrom("application/json", "text/plain", "application/x-www-form-urlencoded", "").map((type) => {
+        const headers = jwtHeaders();
+        if (type) headers["content-type"] = type;
+        else delete headers["content-type"];
+        return signed(`content-type ${type || "none"}`, valid(), undefined, headers);
+      }),
+    );
+  } else if (body) {
     const valid = () => body.valid(world);
     if (body.encoding === "json") {
       arbs.push(fc.constantFrom("{", '{"a":', "[1,2", "nul", "{'a':1}", "\u0000", '{"name": "x",}', "{\"name\":\"\\ud800\"", "").map((raw) => withBody("bad JSON", raw)));
@@ -239,7 +294,8 @@ describe("fuzz: malformed requests to every route", () => {
     await fc.assert(
       fc.asyncProperty(requestArb(key, entry!), async (req) => {
         sent++;
-        const answer = await api.call(route.handler, { method, path: req.path, params: req.params, headers: req.headers, token: null, ...(method === "GET" || req.rawBody === undefined ? {} : { rawBody: req.rawBody }) });
+        const rawBody = req.sign ? await signStandin(req.sign) : req.rawBody;
+        const answer = await api.call(route.handler, { method, path: req.path, params: req.params, headers: req.headers, token: null, ...(method === "GET" || rawBody === undefined ? {} : { rawBody }) });
         const context = `${req.what} → ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`;
         expect(answer.status, context).toBeLessThan(500);
         if (entry!.fuzz.noInput && !(answer.status >= 400)) {

@@ -45,6 +45,12 @@ export type Kind = (
   | { kind: "date" }
   /** A code such as a feature: letters, digits, "_", "-", "." */
   | { kind: "code"; max: number }
+  /** An event time: RFC 3339 text or epoch seconds/milliseconds, within the intake's replay window. */
+  | { kind: "time" }
+  /** A JSON object of anything (a webhook's `data`). */
+  | { kind: "record" }
+  /** An HTTP header value the route reads (printable characters, bounded). */
+  | { kind: "header"; max: number }
 ) & { nullable?: true };
 
 export interface Party {
@@ -77,8 +83,15 @@ export interface Fuzz {
   target(world: World): { path: string; params?: Record<string, string> };
   /** Whose credentials the malformed requests carry. */
   auth: "operator" | "account" | "none";
-  /** A JSON or form body: its valid shape, each field's kind, the required ones. */
-  body?: { encoding: "json" | "form"; valid(world: World): Record<string, string | number | null>; fields: Record<string, Kind>; required: string[] };
+  /**
+   * A JSON or form body: its valid shape, each field's kind, the required ones. "jwt": the body is a token
+   * the fuzzer signs with the stand-in's key (the one the intake trusts) from claims shaped like `valid`, so
+   * each claim is mutated on its own behind a good signature (extra claims are not sent: a Kinde event may
+   * carry claims the app does not read, and a signed event with one is a real event).
+   */
+  body?: { encoding: "json" | "form" | "jwt"; valid(world: World): Record<string, unknown>; fields: Record<string, Kind>; required: string[] };
+  /** Headers the route reads: the valid values sent with every request, and each one's kind (mutated one at a time). */
+  headers?: { valid: Record<string, string>; fields: Record<string, Kind> };
   /** Query parameters (GET): each one's kind. */
   query?: Record<string, Kind>;
   /** Path parameters the fuzzer may replace with garbage. */
@@ -288,7 +301,21 @@ export const routes: Record<string, Entry> = {
   // ---- liveness, webhooks (public by design; the intake verifies the signature before storing anything)
   "GET /api/ping": { access: "public", why: "liveness; no data", fuzz: { target: () => ({ path: "/api/ping" }), auth: "none", noInput: [200] } },
   "POST /api/ping": { access: "public", why: "liveness; no data", fuzz: { target: () => ({ path: "/api/ping" }), auth: "none", noInput: [200] } },
-  "POST /api/webhooks/kinde": { access: "public", why: "Kinde's webhook intake: a signed JWT, verified before anything is stored", fuzz: { target: () => ({ path: "/api/webhooks/kinde" }), auth: "none", noInput: [] } },
+  "POST /api/webhooks/kinde": {
+    access: "public",
+    why: "Kinde's webhook intake: a signed JWT, verified before anything is stored",
+    fuzz: {
+      target: () => ({ path: "/api/webhooks/kinde" }),
+      auth: "none",
+      body: {
+        encoding: "jwt",
+        valid: () => ({ type: "customer.payment_succeeded", event_id: "event_fuzz", event_timestamp: new Date().toISOString(), data: { customer_id: "customer_fuzz_nobody" } }),
+        fields: { type: { kind: "text", max: 100, min: 1 }, event_id: { kind: "text", max: 200, min: 1 }, event_timestamp: { kind: "time" }, data: { kind: "record" } },
+        required: ["type", "event_timestamp"],
+      },
+      headers: { valid: { "webhook-id": "wh_fuzz" }, fields: { "webhook-id": { kind: "header", max: 200 } } },
+    },
+  },
   "POST /api/webhooks/kinde/naive": { access: "public", why: "the Engine Room's apply-on-arrival intake; verified like the real one", fuzz: { target: () => ({ path: "/api/webhooks/kinde/naive" }), auth: "none", noInput: [] } },
 
   // ---- the meter
@@ -323,7 +350,20 @@ export const routes: Record<string, Entry> = {
   },
   "POST /api/v1/accounts/[id]/reconcile": { access: "operator", fuzz: { target: (w) => ({ path: `/api/v1/accounts/${w.a.accountId}/reconcile`, params: { id: w.a.accountId } }), auth: "operator", params: ["id"], noInput: [] } },
   "POST /api/v1/meter/report": { access: "operator", fuzz: { target: () => ({ path: "/api/v1/meter/report" }), auth: "operator", noInput: [] } },
-  "POST /api/v1/usage/corrections": { access: "operator", fuzz: { target: () => ({ path: "/api/v1/usage/corrections" }), auth: "operator", noInput: [] } },
+  "POST /api/v1/usage/corrections": {
+    access: "operator",
+    fuzz: {
+      target: () => ({ path: "/api/v1/usage/corrections" }),
+      auth: "operator",
+      body: {
+        encoding: "json",
+        // A row that does not exist: even this valid shape would write nothing (404).
+        valid: () => ({ entryKey: "fuzz-no-such-row", reason: "fuzz" }),
+        fields: { entryKey: { kind: "text", max: 200, min: 1 }, units: { kind: "int", min: -1_000_000_000, max: -1 }, reason: { kind: "text", max: 500, min: 1, trims: true } },
+        required: ["entryKey", "reason"],
+      },
+    },
+  },
 
   // ---- the inbox
   "GET /api/v1/inbox/events": {
@@ -341,7 +381,25 @@ export const routes: Record<string, Entry> = {
     call: (w, whose) => ({ path: `/api/v1/inbox/events/${eventOf(w, whose)}/replay`, params: { id: eventOf(w, whose) } }),
     fuzz: { target: (w) => ({ path: `/api/v1/inbox/events/${w.extra["a.eventId"]}/replay`, params: { id: w.extra["a.eventId"]! } }), auth: "account", params: ["id"], noInput: [] },
   },
-  "POST /api/v1/inbox/replay": { access: "operator", fuzz: { target: () => ({ path: "/api/v1/inbox/replay" }), auth: "operator", noInput: [] } },
+  "POST /api/v1/inbox/replay": {
+    access: "operator",
+    fuzz: {
+      target: () => ({ path: "/api/v1/inbox/replay" }),
+      auth: "operator",
+      body: {
+        encoding: "json",
+        // A window in 1970: even this valid shape would replay nothing.
+        valid: () => ({ fromMs: 0, toMs: 1 }),
+        fields: {
+          dead: { kind: "enum", values: ["true"] },
+          fromMs: { kind: "int", min: 0, max: 8.64e15 },
+          toMs: { kind: "int", min: 0, max: 8.64e15 },
+          limit: { kind: "int", min: 1, max: 500 },
+        },
+        required: ["fromMs", "toMs"],
+      },
+    },
+  },
 
   "GET /api/v1/audit": {
     access: "operator",
