@@ -11,9 +11,23 @@ import type { ResultOf } from "@/lib/scripts/define";
 
 export type LinkStats = NonNullable<ResultOf<typeof links.stats>>;
 
+/** The link's QR code as files: SVG and PNG (the QR route answers the link's own account or the operator only). */
+export function QrDownloads({ code }: { code: string }) {
+  const qr = `/api/v1/links/${encodeURIComponent(code)}/qr`;
+  return (
+    <>
+      <a className="underline" href={`${qr}?format=svg&download=1`}>
+        SVG
+      </a>
+      <a className="underline" href={`${qr}?format=png&download=1`}>
+        PNG
+      </a>
+    </>
+  );
+}
+
 export async function LinkSummary({ stats, shortUrl }: { stats: LinkStats; shortUrl: string }) {
   const svg = await qrSvg(shortUrl);
-  const qr = `/api/v1/links/${encodeURIComponent(stats.link.code)}/qr`;
   return (
     <>
       <div className="flex flex-wrap gap-8">
@@ -39,12 +53,7 @@ export async function LinkSummary({ stats, shortUrl }: { stats: LinkStats; short
           {/* The SVG comes from the qrcode package, made on this server from the short URL. */}
           <div className="rounded-md border border-stone-200 bg-white p-2" data-testid="qr" dangerouslySetInnerHTML={{ __html: svg }} />
           <figcaption className="mt-2 flex gap-3 text-sm">
-            <a className="underline" href={`${qr}?format=svg&download=1`}>
-              SVG
-            </a>
-            <a className="underline" href={`${qr}?format=png&download=1`}>
-              PNG
-            </a>
+            <QrDownloads code={stats.link.code} />
           </figcaption>
         </figure>
       </div>

@@ -139,3 +139,12 @@ export async function signInAsOperator(page: Page, server: RunningServer): Promi
   await page.click("button[type=submit]");
   await page.waitForURL(/\/app$/);
 }
+
+/** A member accepts an invite link (name and password) and lands on their account at /account. */
+export async function acceptInvite(page: Page, inviteLink: string, name = "Mia", password = "a long member password"): Promise<void> {
+  await page.goto(inviteLink);
+  await page.fill("#name", name);
+  await page.fill("#password", password);
+  await page.click("button[type=submit]");
+  await page.waitForURL(/\/account$/);
+}

@@ -10,7 +10,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { chromiumAvailable, launchBrowser, startDevServer, type RunningServer } from "./harness";
+import { acceptInvite, chromiumAvailable, launchBrowser, startDevServer, type RunningServer } from "./harness";
 
 const PASSWORD = "a long operator password";
 /** next dev compiles a page or a server action on first use; on a busy 2-core machine that can take tens of seconds. */
@@ -125,11 +125,7 @@ describe.skipIf(!chromiumAvailable)("people in a real browser", { timeout: 240_0
     const context = await browser.newContext();
     const page = await context.newPage();
     watch(page);
-    await page.goto(inviteLink);
-    await page.fill("#name", "Mia");
-    await page.fill("#password", "a long member password");
-    await page.click("button[type=submit]");
-    await page.waitForURL(/\/account$/);
+    await acceptInvite(page, inviteLink);
     await expect.poll(() => page.textContent("h1"), SLOW).toBe("Browser Co");
     expect(await page.textContent("body")).not.toContain("Other Co");
 

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { units } from "@/components/meter/format";
+import { QrDownloads } from "@/components/meter/link-summary";
 import { PageHeader } from "@/components/page-header";
 import { Table } from "@/components/ui/table";
 import { requireMemberSession } from "@/lib/http/session";
@@ -17,7 +18,6 @@ export default async function MemberLinks() {
       <PageHeader title="Links">Your account&apos;s short links and their clicks in this cycle ({cycle}).</PageHeader>
       <Table columns={["Code", "Destination", { label: "Clicks this cycle", right: true }, "QR code"]} empty={own.length === 0 ? "No links yet." : null} testId="member-links">
         {own.map(({ link, clicks }) => {
-          const qr = `/api/v1/links/${encodeURIComponent(link.code)}/qr`;
           return (
             <tr key={link.code} className="border-b border-stone-200" data-code={link.code}>
               <td className="py-2 font-mono">
@@ -33,12 +33,7 @@ export default async function MemberLinks() {
                 <Link className="underline" href={`/account/links/${link.code}`}>
                   show
                 </Link>
-                <a className="underline" href={`${qr}?format=svg&download=1`}>
-                  SVG
-                </a>
-                <a className="underline" href={`${qr}?format=png&download=1`}>
-                  PNG
-                </a>
+                <QrDownloads code={link.code} />
               </td>
             </tr>
           );
