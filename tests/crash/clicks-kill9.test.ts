@@ -6,9 +6,8 @@
  * ledger total.
  */
 import Database from "better-sqlite3";
-import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import * as accounts from "../../lib/accounts/scripts";
 import { SqliteEngine } from "../../lib/engine/sqlite/engine";
 import * as links from "../../lib/links/scripts";
@@ -17,22 +16,14 @@ import { orchestrationContext } from "../../lib/runtime";
 import { StandinProvider } from "../../lib/standin/provider";
 import * as standin from "../../lib/standin/scripts";
 import { cycleOf } from "../../lib/usage/cycle";
-import { tempDataDir } from "../contract/engines";
-import { buildServerBundle, startBundle } from "./server-bundle";
+import { crashTestServer } from "./server-bundle";
 
 const CLICKS = 20_000;
 const CONCURRENCY = 100;
 const KILL_AFTER_REDIRECTS = 8_000;
 
-let built: ReturnType<typeof buildServerBundle>;
-const dataDir = tempDataDir();
-beforeAll(() => {
-  built = buildServerBundle();
-});
-afterAll(() => {
-  built.remove();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const crashServer = crashTestServer();
+const dataDir = crashServer.dataDir;
 
 describe("clicks survive kill -9", () => {
   test("every click that got a 302 is in the ledger after SIGKILL and a restart; the reporter brings the meter to the ledger total", async () => {
@@ -42,7 +33,7 @@ describe("clicks survive kill -9", () => {
     await setup.close();
 
     const env = { TOLLBOOTH_SCHEDULER: "off" };
-    let server = await startBundle(built.bundle, { dataDir, env });
+    let server = await crashServer.start({ env });
     let up: Promise<void> = Promise.resolve();
     const redirectedKeys: string[] = [];
     let sent = 0;
@@ -66,7 +57,7 @@ describe("clicks survive kill -9", () => {
           const port = server.port;
           up = (async () => {
             await server.kill();
-            server = await startBundle(built.bundle, { dataDir, port, env });
+            server = await crashServer.start({ port, env });
           })();
         }
       }

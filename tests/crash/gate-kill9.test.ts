@@ -17,9 +17,8 @@ import Database from "better-sqlite3";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { tempDataDir } from "../contract/engines";
-import { buildServerBundle, startBundle } from "./server-bundle";
+import { describe, expect, test } from "vitest";
+import { crashTestServer } from "./server-bundle";
 
 const root = path.resolve(__dirname, "../..");
 const JOBS = 2_000;
@@ -27,22 +26,15 @@ const ACCOUNTS = 4;
 const LIMIT = 400_000; // 500 jobs of 1,000 per account: some are refused, so the limit is tested too
 const KILL_AFTER_ADMITTED = 700;
 
-let built: ReturnType<typeof buildServerBundle>;
-const dataDir = tempDataDir();
-beforeAll(() => {
-  built = buildServerBundle();
-});
-afterAll(() => {
-  built.remove();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const crashServer = crashTestServer();
+const dataDir = crashServer.dataDir;
 
 // The lease is 3 s and the sweeper runs every 0.5 s, so "a wait past the lease" takes seconds.
-const serverOptions = (port?: number) => ({ dataDir, port, env: { TOLLBOOTH_GATE_LEASE_MS: "3000", TOLLBOOTH_GATE_SWEEP_INTERVAL_MS: "500" } });
+const startServer = (port?: number) => crashServer.start({ port, env: { TOLLBOOTH_GATE_LEASE_MS: "3000", TOLLBOOTH_GATE_SWEEP_INTERVAL_MS: "500" } });
 
 describe("the gate under kill -9", () => {
   test("2,000 jobs, 4 accounts, concurrency 50, SIGKILL mid-run, restart, lease passes: nothing held, usage exact and within the limit", async () => {
-    let server = await startBundle(built.bundle, serverOptions());
+    let server = await startServer();
     const port = server.port;
     const token = fs.readFileSync(path.join(dataDir, "operator-token"), "utf8").trim();
 
@@ -71,7 +63,7 @@ describe("the gate under kill -9", () => {
     await server.kill();
     const admittedAtKill = admittedSoFar();
     await new Promise((r) => setTimeout(r, 2_000)); // workers in flight give up (retry-for 1.5 s)
-    server = await startBundle(built.bundle, serverOptions(port));
+    server = await startServer(port);
 
     await loadExit;
     const summary = JSON.parse(loadOutput.trim().split("\n").filter((l) => l.startsWith("{")).at(-1)!) as { started: number; refused: number; failed: number; abandoned: number; rateLimited: number; unavailable: number };
