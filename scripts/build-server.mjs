@@ -6,6 +6,15 @@ import { build } from "esbuild";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
+
+// Packages stay external, so the bundle's imports are resolved by Node's ESM loader at run time, which (unlike a
+// bundler) needs the file of a subpath in a package without an exports map: `next/server` must be `next/server.js`.
+const nextSubpaths = {
+  name: "next-subpaths",
+  setup(b) {
+    b.onResolve({ filter: /^next\/[\w-]+$/ }, (args) => ({ path: `${args.path}.js`, external: true }));
+  },
+};
 await build({
   entryPoints: [path.join(root, "server/main.ts")],
   outfile: path.join(root, process.env.TOLLBOOTH_SERVER_OUT ?? "dist/server.mjs"),
@@ -14,9 +23,16 @@ await build({
   format: "esm",
   target: "node20",
   packages: "external",
+  plugins: [nextSubpaths],
   sourcemap: true,
   tsconfig: path.join(root, "tsconfig.json"),
   logLevel: "warning",
-  banner: { js: "// Built by scripts/build-server.mjs from server/main.ts; do not edit." },
+  banner: {
+    // The first import of the bundle, so it runs before any other (ESM evaluates imports in order, and esbuild puts
+    // the bundle's own code after every import): Next.js's environment baseline, which `next start` also loads
+    // first. It puts AsyncLocalStorage on globalThis; without it, lib code that imports next/server (after(), for
+    // work after the answer) would make Next.js's request storage a stand-in that throws once Next.js serves pages.
+    js: '// Built by scripts/build-server.mjs from server/main.ts; do not edit.\nimport "next/dist/server/node-environment-baseline.js";',
+  },
 });
 console.log(`Built ${process.env.TOLLBOOTH_SERVER_OUT ?? "dist/server.mjs"}`);

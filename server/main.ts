@@ -2,17 +2,18 @@
  * The production server (`npm start`, built by `npm run build` into
  * dist/server.mjs). One Node http server, one process, one runtime:
  *
- *  - a request whose method and path are in lib/api/routes.ts (every /api/v1
- *    route, and any other route a part mounts there such as /r/<code>) is
- *    answered by that route's handler directly: the same function
- *    app/.../route.ts re-exports, without Next.js's router in the way;
+ *  - a request whose method and path are in lib/api/routes.ts (the gate,
+ *    accounts and keys under /api/v1, the short-link redirect /r/<code>, the
+ *    webhook intake, health and ping) is answered by that route's handler
+ *    directly: the same function app/.../route.ts re-exports, without
+ *    Next.js's router in the way;
  *  - everything else (pages, server actions, assets, /api/session, …) goes to
  *    Next.js's own request handler.
  *
- * Why: the gate's data path has to run at a third of what a bare node:http +
- * SQLite server does on the same machine, and through Next.js route handlers
- * it costs several times the CPU per request (`npm run bench`, gate.ts, prints
- * both). `npm run dev` stays `next dev`, which serves the same handlers
+ * Why: the gate's lifecycles, the redirects and the webhook intake are held to
+ * a share of what a bare node:http + SQLite server does on the same machine,
+ * and through Next.js route handlers they cost several times the CPU per
+ * request (`npm run bench`: gate.ts, redirects.ts and inbox.ts print both). `npm run dev` stays `next dev`, which serves the same handlers
  * through the route files.
  *
  * Flags as for `next start`: -p/--port (or PORT, default 3000), -H/--hostname
@@ -20,9 +21,8 @@
  * serves only the direct routes.
  */
 import http from "node:http";
-import { matchRoute } from "../lib/api/routes";
-import { serveWithHandler } from "../lib/http/node-bridge";
 import { startRuntime } from "../lib/runtime";
+import { directListener, type NodeHandler } from "./direct";
 
 function option(short: string, long: string): string | undefined {
   const argv = process.argv.slice(2);
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   startRuntime();
   // TOLLBOOTH_PAGES=off serves only the direct routes (the crash test uses it: it needs the API, not a page build).
   const pages = (process.env.TOLLBOOTH_PAGES ?? "on") !== "off";
-  let nextHandler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> = async (_req, res) => {
+  let nextHandler: NodeHandler = async (_req, res) => {
     res.writeHead(404, { "content-type": "application/json; charset=utf-8" });
     res.end(JSON.stringify({ error: { code: "not_found", message: "This server was started with TOLLBOOTH_PAGES=off: only the API is served." } }));
   };
@@ -54,22 +54,10 @@ async function main(): Promise<void> {
     await app.prepare();
   }
 
-  const server = http.createServer((req, res) => {
-    const pathname = (req.url ?? "/").split("?", 1)[0]!;
-    const found = matchRoute(req.method ?? "GET", pathname);
-    if (found === null) {
-      void nextHandler(req, res);
-      return;
-    }
-    void serveWithHandler(req, res, (request) => found.handler(request, { params: Promise.resolve(found.params) })).catch((error: unknown) => {
-      console.error("[tollbooth] the direct path failed", error);
-      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json; charset=utf-8" });
-      res.end(JSON.stringify({ error: { code: "internal", message: "Something went wrong on our side." } }));
-    });
-  });
+  const server = http.createServer(directListener(nextHandler));
   server.keepAliveTimeout = 65_000;
   server.listen(port, hostname, () => {
-    console.log(`Tollbooth ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port} (production; /api/v1 served directly, ${pages ? "the rest by Next.js" : "pages off"})`);
+    console.log(`Tollbooth ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port} (production; the routes in lib/api/routes.ts served directly, ${pages ? "the rest by Next.js" : "pages off"})`);
   });
 }
 

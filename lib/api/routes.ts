@@ -5,20 +5,25 @@
  * set of handlers (tests/api/routes.test.ts checks it). A request that matches
  * no entry goes to Next.js (pages, server actions, operator tools).
  *
- * To mount a hot route (the meter's short links, /r/<code>): write its handler
- * as `(Request, { params }) => Promise<Response>` in lib/api/<part>.ts, export
- * it from app/<path>/route.ts, and add one line here. Tests also use
- * `dispatch` as an in-process `fetch`.
+ * Mounted: the gate, accounts and keys (/api/v1), the short-link redirect
+ * (/r/<code>, GET and HEAD), the webhook intake (/api/webhooks/kinde), health
+ * and ping. To mount another hot route: write its handler as
+ * `(Request, { params }) => Promise<Response>` in lib/api/<part>.ts (or its
+ * part's lib folder), export it from app/<path>/route.ts, and add one line
+ * here. Tests also use `dispatch` as an in-process `fetch`.
  */
 import { openAccount, listAccounts, getAccount, updateAccount } from "./accounts";
 import { budget, charge, extend, getJob, reserve, settle } from "./gate";
+import { health, ping } from "./health";
 import { createKey, listKeys, revokeKey } from "./keys";
+import { receiveKindeWebhook } from "./webhooks";
+import { handleRedirect, handleRedirectHead } from "../links/redirect";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 export interface ApiRoute {
-  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
-  /** The app/api path, e.g. /api/v1/jobs/[id]/charge. */
+  method: "GET" | "HEAD" | "POST" | "PATCH" | "PUT" | "DELETE";
+  /** The app/ path, e.g. /api/v1/jobs/[id]/charge. A HEAD is answered here only where the table has a HEAD entry. */
   path: string;
   handler: Handler;
 }
@@ -37,6 +42,12 @@ export const apiRoutes: readonly ApiRoute[] = [
   { method: "POST", path: "/api/v1/jobs/[id]/charge", handler: charge as Handler },
   { method: "POST", path: "/api/v1/jobs/[id]/extend", handler: extend as Handler },
   { method: "POST", path: "/api/v1/jobs/[id]/settle", handler: settle as Handler },
+  { method: "GET", path: "/r/[code]", handler: handleRedirect as Handler },
+  { method: "HEAD", path: "/r/[code]", handler: handleRedirectHead as Handler },
+  { method: "POST", path: "/api/webhooks/kinde", handler: receiveKindeWebhook as Handler },
+  { method: "GET", path: "/api/health", handler: health as Handler },
+  { method: "GET", path: "/api/ping", handler: ping as Handler },
+  { method: "POST", path: "/api/ping", handler: ping as Handler },
 ];
 
 interface Compiled {

@@ -49,7 +49,8 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
   if (cookies.length > 0) headers["set-cookie"] = cookies;
   headers["content-length"] = String(body?.length ?? 0);
   res.writeHead(response.status, headers);
-  res.end(body);
+  // A HEAD answer carries the headers a GET would (content-length included) and no body (Node drops one anyway).
+  res.end(res.req.method === "HEAD" ? undefined : body);
 }
 
 /** Answers one Node request with a Web handler; a failure before the handler runs is a plain 400/500 in the API's error shape. */

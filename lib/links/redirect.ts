@@ -1,22 +1,26 @@
 /**
- * GET /r/<code>: the short-link redirect, as a plain `(Request) => Promise<Response>`
- * so that app/r/[code]/route.ts and any lighter server can serve the same function.
+ * GET and HEAD /r/<code>: the short-link redirect, as plain `(Request) => Promise<Response>`
+ * handlers, re-exported by app/r/[code]/route.ts and served directly by the
+ * production server (lib/api/routes.ts).
  *
  * The click's key is made before anything else, and the same key goes with
  * every try, so a retried write can never count a click twice.
  *  - Embedded engine: the click row commits before the 302 goes out (group
  *    commit makes the wait one shared fsync), so a crash never loses a click a
  *    visitor was redirected for.
+ *    No deferred work at all on this engine, so it does not matter whether
+ *    Next.js or the direct path answers.
  *  - Convex: the redirect goes first (the destination is read, and cached:
  *    links never change), and the click is written after the response
- *    (Next.js `after`), retried with the same key.
+ *    (lib/http/after.ts: Next.js `after` inside a Next.js request; on the
+ *    direct path the write starts beside the answer), retried with the same key.
  *
  * The 302 carries the click's key in `x-click-key`, so a load or crash test
  * can check that each redirected click is in the ledger.
  */
 import { randomUUID } from "node:crypto";
-import { after } from "next/server";
 import type { Engine } from "../engine/types";
+import { afterResponse } from "../http/after";
 import { getRuntime } from "../runtime";
 import { ANY_CODE_PATTERN, SHORT_LINK_PATH } from "./rules";
 import * as links from "./scripts";
@@ -31,15 +35,6 @@ export interface RedirectDeps {
   defer(task: () => Promise<void>): void;
   wait?(ms: number): Promise<void>;
   log?(message: string): void;
-}
-
-/** Next.js `after` inside a request; outside one (a plain node:http server), the task simply runs on. */
-export function deferAfterResponse(task: () => Promise<void>): void {
-  try {
-    after(task);
-  } catch {
-    void task();
-  }
 }
 
 export const newClickKey = () => `click_${randomUUID()}`;
@@ -129,6 +124,6 @@ function notFoundPage(): Response {
 
 const runtimeEngine = () => getRuntime().engine;
 
-/** The handlers app/r/[code]/route.ts exports. */
-export const handleRedirect = createRedirectHandler({ engine: runtimeEngine, defer: deferAfterResponse });
+/** The handlers app/r/[code]/route.ts exports and lib/api/routes.ts mounts. */
+export const handleRedirect = createRedirectHandler({ engine: runtimeEngine, defer: afterResponse });
 export const handleRedirectHead = createHeadHandler({ engine: runtimeEngine });

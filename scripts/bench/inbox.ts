@@ -5,15 +5,18 @@
  *    accounts) drained by the real worker on the embedded engine at full
  *    durability (WAL, synchronous=FULL, group commit). Steady state = the
  *    rate over the whole drain after a warm-up batch. Target: ≥ 2,000/s.
- * 2. Intake over HTTP at concurrency 50, beside a bare Next.js route that
- *    answers 200, in the same run: a production build (`next build` into
- *    .next-bench, made once; --rebuild makes it again) served by `next start`,
- *    verifying real RS256 webhooks against a Kinde key set (the fake Kinde
- *    server's JWKS, fetched by the real Kinde adapter) and storing each.
+ * 2. Intake over HTTP at concurrency 50: POST /api/webhooks/kinde verifying
+ *    real RS256 webhooks against a Kinde key set (the fake Kinde server's
+ *    JWKS, fetched by the real Kinde adapter) and storing each, beside a bare
+ *    route that answers 200 on the same server (POST /api/ping with the same
+ *    body), in the same run: on the production server (`npm start`,
+ *    dist/server.mjs: both on the direct path) and through Next.js's route
+ *    handlers (`next start` over the same .next build). Besides wall-clock
+ *    figures it prints the server's CPU time per delivery (from /proc).
  *
- *   npx tsx scripts/bench/inbox.ts [--events=20000] [--seconds=10] [--concurrency=50] [--no-http] [--rebuild]
+ *   npx tsx scripts/bench/inbox.ts [--events=20000] [--seconds=10] [--concurrency=50] [--no-http] [--skip-next]
+ * The HTTP part needs the production build (`npm run build`); it builds one if there is none.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,6 +26,7 @@ import * as inbox from "../../lib/inbox/scripts";
 import { runInboxWorker } from "../../lib/inbox/worker";
 import { startFakeKinde } from "../../tests/fakes/kinde-server";
 import { fmt, summarize, table } from "../lib/stats";
+import { ensureBuild, nextStart, production, startServer, withServerCpu, type Command } from "./lib/servers";
 
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
 const flag = (name: string) => process.argv.includes(`--${name}`);
@@ -30,7 +34,6 @@ const EVENTS = arg("events", 20_000);
 const SECONDS = arg("seconds", 10);
 const CONCURRENCY = arg("concurrency", 50);
 const ACCOUNTS = 200;
-const ROOT = path.resolve(import.meta.dirname, "../..");
 
 async function workerRate(): Promise<Record<string, string | number>> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tollbooth-bench-inbox-"));
@@ -78,29 +81,6 @@ async function workerRate(): Promise<Record<string, string | number>> {
   }
 }
 
-function ensureBuild(): string {
-  const distDir = ".next-bench";
-  if (!flag("rebuild") && fs.existsSync(path.join(ROOT, distDir, "BUILD_ID"))) return distDir;
-  console.log(`  building the production app into ${distDir} (once; --rebuild to redo)…`);
-  const result = spawnSync(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], {
-    cwd: ROOT,
-    env: { ...process.env, TOLLBOOTH_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  if (result.status !== 0) throw new Error("next build failed");
-  return distDir;
-}
-
-async function freePort(): Promise<number> {
-  const net = await import("node:net");
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 async function closedLoop(send: (i: number) => Promise<Response>, seconds: number): Promise<{ n: number; rate: number; p50: number; p99: number; non200: number }> {
   const latencies: number[] = [];
   let next = 0;
@@ -122,57 +102,59 @@ async function closedLoop(send: (i: number) => Promise<Response>, seconds: numbe
   return { n: latencies.length, rate: latencies.length / ((performance.now() - started) / 1000), p50: s.p50, p99: s.p99, non200 };
 }
 
-async function intakeRate(): Promise<Record<string, string | number>[]> {
-  const distDir = ensureBuild();
-  const fake = await startFakeKinde();
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tollbooth-bench-intake-"));
-  const server: ChildProcess = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      TOLLBOOTH_DIST_DIR: distDir,
-      TOLLBOOTH_DATA_DIR: dataDir,
-      TOLLBOOTH_PROVIDER: "kinde",
-      KINDE_DOMAIN: fake.url,
-      KINDE_M2M_CLIENT_ID: "fake_m2m_client",
-      KINDE_M2M_CLIENT_SECRET: "fake_m2m_secret",
-      NEXT_TELEMETRY_DISABLED: "1",
-    },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  server.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
+type FakeKinde = Awaited<ReturnType<typeof startFakeKinde>>;
+
+/** Pre-signed distinct events, so signing is not measured; with a fresh webhook-id each, every delivery stores a new event. */
+async function signedTokens(fake: FakeKinde): Promise<string[]> {
+  const tokens: string[] = [];
+  const count = Math.max(2_000, Math.ceil(SECONDS * 4_000));
+  for (let i = 0; i < count; i++) {
+    tokens.push(await fake.signWebhook({ type: "customer.meter_usage_updated", event_id: `event_b_${i}`, timestamp: new Date().toISOString(), event_timestamp: new Date().toISOString(), source: "admin", data: { customer_id: "customer_unknown" } }));
+  }
+  return tokens;
+}
+
+/** The bare route and the intake on one server, each for SECONDS at CONCURRENCY. */
+async function intakeRows(name: string, command: Command, fake: FakeKinde, tokens: string[]): Promise<Record<string, string | number>[]> {
+  const env = { TOLLBOOTH_PROVIDER: "kinde", KINDE_DOMAIN: fake.url, KINDE_M2M_CLIENT_ID: "fake_m2m_client", KINDE_M2M_CLIENT_SECRET: "fake_m2m_secret" };
+  const server = await startServer(name, command, { env });
   try {
-    for (let i = 0; ; i++) {
-      if (server.exitCode !== null) throw new Error(`next start exited: ${stderr}`);
-      if (await fetch(`${url}/api/ping`).then((r) => r.ok, () => false)) break;
-      if (i > 240) throw new Error("next start did not answer within 60 s");
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    // Pre-signed distinct events, so signing is not measured; every delivery stores a new event.
-    const tokens: string[] = [];
-    const count = Math.max(2_000, Math.ceil(SECONDS * 4_000));
-    for (let i = 0; i < count; i++) {
-      tokens.push(await fake.signWebhook({ type: "customer.meter_usage_updated", event_id: `event_b_${i}`, timestamp: new Date().toISOString(), event_timestamp: new Date().toISOString(), source: "admin", data: { customer_id: "customer_unknown" } }));
-    }
-    const bare = (i: number) => fetch(`${url}/api/ping`, { method: "POST", body: tokens[i % tokens.length], headers: { "content-type": "application/jwt" } });
-    const intake = (i: number) => fetch(`${url}/api/webhooks/kinde`, { method: "POST", body: tokens[i % tokens.length], headers: { "content-type": "application/jwt", "webhook-id": `msg_b_${i}` } });
+    const bare = (i: number) => fetch(`${server.url}/api/ping`, { method: "POST", body: tokens[i % tokens.length], headers: { "content-type": "application/jwt" } });
+    const intake = (i: number) => fetch(`${server.url}/api/webhooks/kinde`, { method: "POST", body: tokens[i % tokens.length], headers: { "content-type": "application/jwt", "webhook-id": `msg_b_${i}` } });
     await closedLoop(bare, 1);
     await closedLoop((i) => intake(i + 1_000_000), 1); // warm-up: JWKS fetch, compiled route, prepared statements
     const rows: Record<string, string | number>[] = [];
-    for (const [what, send] of [["bare Next.js route (200, no work)", bare], ["webhook intake (verify RS256 + store)", intake]] as const) {
-      const r = await closedLoop(send, SECONDS);
-      rows.push({ what, concurrency: CONCURRENCY, requests: r.n, "req/s": Math.round(r.rate), "p50 ms": fmt(r.p50, 1), "p99 ms": fmt(r.p99, 1), "non-200": r.non200 });
+    for (const [what, send] of [["bare route (POST /api/ping: 200, no work)", bare], ["webhook intake (verify RS256 + store)", intake]] as const) {
+      const { result: r, cpuSeconds } = await withServerCpu(server, () => closedLoop(send, SECONDS));
+      rows.push({
+        server: name,
+        route: what,
+        requests: r.n,
+        "req/s": Math.round(r.rate),
+        "p50 ms": fmt(r.p50, 1),
+        "p99 ms": fmt(r.p99, 1),
+        "non-200": r.non200,
+        "server CPU ms/req": cpuSeconds === null ? "-" : fmt((cpuSeconds * 1000) / r.n, 3),
+      });
     }
+    rows[1]!["of bare"] = `${Math.round((100 * Number(rows[1]!["req/s"])) / Number(rows[0]!["req/s"]))}%`;
+    rows[0]!["of bare"] = "100%";
     return rows;
   } finally {
-    server.kill("SIGTERM");
-    await new Promise((r) => server.once("exit", r));
+    await server.stop();
+  }
+}
+
+async function intakeRate(): Promise<Record<string, string | number>[]> {
+  ensureBuild();
+  const fake = await startFakeKinde();
+  try {
+    const tokens = await signedTokens(fake);
+    const rows = await intakeRows("Tollbooth (npm start: direct path)", production(), fake, tokens);
+    if (!flag("skip-next")) rows.push(...(await intakeRows("Tollbooth via Next.js (next start)", nextStart(), fake, tokens)));
+    return rows;
+  } finally {
     await fake.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -182,4 +164,6 @@ console.log(table([await workerRate()]));
 if (!flag("no-http")) {
   console.log("");
   console.log(table(await intakeRate()));
+  console.log("");
+  console.log("Targets: the worker >= 2,000 events/s; intake deliveries/s and p99 at concurrency 50 are reported beside the bare route on the same server.");
 }

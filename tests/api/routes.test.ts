@@ -15,8 +15,10 @@ const fileOf = (routePath: string) => `../../app${routePath}/route.ts`;
 describe("the direct route table", () => {
   const paths = [...new Set(apiRoutes.map((r) => r.path))].sort();
 
-  test("has the gate's routes", () => {
+  test("has the hot routes: the gate's, the short-link redirect (GET and HEAD) and the webhook intake", () => {
     for (const path of ["/api/v1/jobs", "/api/v1/jobs/[id]/charge", "/api/v1/jobs/[id]/extend", "/api/v1/jobs/[id]/settle", "/api/v1/accounts/[id]/budget"]) expect(paths).toContain(path);
+    const mounted = apiRoutes.map((r) => `${r.method} ${r.path}`);
+    for (const entry of ["GET /r/[code]", "HEAD /r/[code]", "POST /api/webhooks/kinde", "GET /api/health", "GET /api/ping"]) expect(mounted).toContain(entry);
   });
 
   test.each(paths)("%s is a route file exporting the table's handlers, no more, no fewer", async (path) => {

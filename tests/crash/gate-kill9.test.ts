@@ -1,7 +1,7 @@
 /**
  * The gate survives kill -9 (Part A). Real processes:
- *  - the production server bundle (server/main.ts built by scripts/build-server.mjs, the code `npm start` runs;
- *    with TOLLBOOTH_PAGES=off, because the API is what is under test and a Next.js page build would add minutes),
+ *  - the production server bundle (tests/crash/server-bundle.ts: server/main.ts built by scripts/build-server.mjs, the
+ *    code `npm start` runs; with TOLLBOOTH_PAGES=off, because the API is what is under test),
  *  - the load client (scripts/load.mjs): 2,000 jobs over 4 fresh accounts at concurrency 50, each reserve → 3
  *    charges → settle, recording every job it saw admitted the moment it saw it.
  * Mid-run the server gets SIGKILL. Workers whose server vanished give up after 1.5 s (their holds are left for
@@ -14,13 +14,11 @@
  * settled, with exactly one ledger row.
  */
 import Database from "better-sqlite3";
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { build } from "esbuild";
-import { afterAll, describe, expect, test } from "vitest";
-import { freePort } from "../browser/harness";
-import { tempDataDir } from "../contract/engines";
+import { describe, expect, test } from "vitest";
+import { crashTestServer } from "./server-bundle";
 
 const root = path.resolve(__dirname, "../..");
 const JOBS = 2_000;
@@ -28,62 +26,16 @@ const ACCOUNTS = 4;
 const LIMIT = 400_000; // 500 jobs of 1,000 per account: some are refused, so the limit is tested too
 const KILL_AFTER_ADMITTED = 700;
 
-const bundle = path.join(root, "dist", `crash-test-${process.pid}.mjs`);
-const dataDir = tempDataDir();
-afterAll(() => {
-  fs.rmSync(bundle, { force: true });
-  fs.rmSync(`${bundle}.map`, { force: true });
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const crashServer = crashTestServer();
+const dataDir = crashServer.dataDir;
 
-function startServer(port: number): { child: ChildProcess; ready: Promise<void>; output: () => string } {
-  let output = "";
-  const child = spawn(process.execPath, [bundle, "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      TOLLBOOTH_DATA_DIR: dataDir,
-      TOLLBOOTH_PAGES: "off",
-      TOLLBOOTH_GATE_LEASE_MS: "3000",
-      TOLLBOOTH_GATE_SWEEP_INTERVAL_MS: "500",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
-  const ready = (async () => {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`the server exited:\n${output}`);
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/api/v1/accounts`)).status === 401) return;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`the server did not answer:\n${output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  })();
-  return { child, ready, output: () => output };
-}
+// The lease is 3 s and the sweeper runs every 0.5 s, so "a wait past the lease" takes seconds.
+const startServer = (port?: number) => crashServer.start({ port, env: { TOLLBOOTH_GATE_LEASE_MS: "3000", TOLLBOOTH_GATE_SWEEP_INTERVAL_MS: "500" } });
 
 describe("the gate under kill -9", () => {
   test("2,000 jobs, 4 accounts, concurrency 50, SIGKILL mid-run, restart, lease passes: nothing held, usage exact and within the limit", async () => {
-    await build({
-      entryPoints: [path.join(root, "server/main.ts")],
-      outfile: bundle,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      packages: "external",
-      tsconfig: path.join(root, "tsconfig.json"),
-      logLevel: "warning",
-    });
-    const port = await freePort();
-    let server = startServer(port);
-    await server.ready;
+    let server = await startServer();
+    const port = server.port;
     const token = fs.readFileSync(path.join(dataDir, "operator-token"), "utf8").trim();
 
     const record = path.join(dataDir, "admitted.jsonl");
@@ -108,12 +60,10 @@ describe("the gate under kill -9", () => {
       if (Date.now() > deadline || load.exitCode !== null) throw new Error(`the run ended before the kill:\n${loadOutput}\n${server.output()}`);
       await new Promise((r) => setTimeout(r, 20));
     }
-    server.child.kill("SIGKILL");
-    await new Promise((r) => server.child.once("exit", r));
+    await server.kill();
     const admittedAtKill = admittedSoFar();
     await new Promise((r) => setTimeout(r, 2_000)); // workers in flight give up (retry-for 1.5 s)
-    server = startServer(port);
-    await server.ready;
+    server = await startServer(port);
 
     await loadExit;
     const summary = JSON.parse(loadOutput.trim().split("\n").filter((l) => l.startsWith("{")).at(-1)!) as { started: number; refused: number; failed: number; abandoned: number; rateLimited: number; unavailable: number };
@@ -134,8 +84,7 @@ describe("the gate under kill -9", () => {
     };
     const sweepDeadline = Date.now() + 30_000;
     while (heldNow() > 0 && Date.now() < sweepDeadline) await new Promise((r) => setTimeout(r, 250));
-    server.child.kill("SIGTERM");
-    await new Promise((r) => server.child.once("exit", r));
+    await server.stop();
 
     const db = reader();
     try {

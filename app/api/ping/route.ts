@@ -1,10 +1,4 @@
+// The handler lives in lib/api/health.ts (one set of handlers for Next.js and for the production server).
+export { ping as GET, ping as POST } from "@/lib/api/health";
+
 export const dynamic = "force-dynamic";
-
-/** Answers 200 and does nothing else: a liveness probe, and the bare route the intake benchmark compares against. */
-export function POST(): Response {
-  return new Response("ok", { status: 200 });
-}
-
-export function GET(): Response {
-  return new Response("ok", { status: 200 });
-}

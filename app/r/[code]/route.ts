@@ -1,4 +1,4 @@
-/** Short links: the handler lives in lib/links/redirect.ts so a lighter server can serve the same function. */
+// Short links: the handlers live in lib/links/redirect.ts (one set of handlers for Next.js and for the production server).
 export { handleRedirect as GET, handleRedirectHead as HEAD } from "@/lib/links/redirect";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 /** API keys over Convex (convex/tables/apiKeys.ts). */
 import type { ApiKey, ApiKeysRepo } from "../../../lib/keys/repo";
-import { strip, type Db } from "./db";
+import { strip, type Db, takeRows } from "./db";
 
 export function apiKeysRepo(db: Db): ApiKeysRepo {
   const byId = (id: string) =>
@@ -24,12 +24,11 @@ export function apiKeysRepo(db: Db): ApiKeysRepo {
       return doc ? (strip(doc) as ApiKey) : null;
     },
     async listByAccount(accountId, limit) {
-      const docs = await db
+      return takeRows<ApiKey>(db
         .query("apiKeys")
         .withIndex("by_account", (q) => q.eq("accountId", accountId))
         .order("desc")
-        .take(Math.min(limit, 100));
-      return docs.map((d) => strip(d) as ApiKey);
+        , limit, 100);
     },
     async patch(id, patch) {
       const doc = await byId(id);

@@ -1,6 +1,6 @@
 /** The audit log over Convex (convex/tables/audit.ts). */
 import type { AuditEntry, AuditRepo } from "../../../lib/audit/repo";
-import { strip, type Db } from "./db";
+import { type Db, takeRows } from "./db";
 
 export function auditRepo(db: Db): AuditRepo {
   return {
@@ -8,20 +8,18 @@ export function auditRepo(db: Db): AuditRepo {
       await db.insert("auditLog", entry);
     },
     async list({ limit, beforeSortKey }) {
-      const docs = await db
+      return takeRows<AuditEntry>(db
         .query("auditLog")
         .withIndex("by_sort_key", (q) => (beforeSortKey === undefined ? q : q.lt("sortKey", beforeSortKey)))
         .order("desc")
-        .take(Math.min(limit, 200));
-      return docs.map((d) => strip(d) as AuditEntry);
+        , limit, 200);
     },
     async listByAccount(accountId, { limit, beforeSortKey }) {
-      const docs = await db
+      return takeRows<AuditEntry>(db
         .query("auditLog")
         .withIndex("by_account", (q) => (beforeSortKey === undefined ? q.eq("accountId", accountId) : q.eq("accountId", accountId).lt("sortKey", beforeSortKey)))
         .order("desc")
-        .take(Math.min(limit, 200));
-      return docs.map((d) => strip(d) as AuditEntry);
+        , limit, 200);
     },
   };
 }

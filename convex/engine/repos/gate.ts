@@ -1,6 +1,6 @@
 /** The gate's tables over Convex (convex/tables/gate.ts). */
 import type { BillingRow, Budget, CachedLimit, GateRepo, Job, JobEvent } from "../../../lib/gate/repo";
-import { strip, type Db } from "./db";
+import { strip, type Db, takeRows, putRow } from "./db";
 
 export function gateRepo(db: Db): GateRepo {
   const budgetDoc = (accountId: string, feature: string, cycle: string) =>
@@ -63,11 +63,10 @@ export function gateRepo(db: Db): GateRepo {
       await db.patch(doc._id, Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)));
     },
     async listExpiredJobs(nowMs, limit) {
-      const docs = await db
+      return takeRows<Job>(db
         .query("jobs")
         .withIndex("by_lease", (q) => q.eq("status", "running").lte("leaseExpiresAtMs", nowMs))
-        .take(Math.min(limit, 500));
-      return docs.map((d) => strip(d) as Job);
+        , limit, 500);
     },
     async listJobs(accountId, { runningOnly, limit }) {
       const docs = runningOnly
@@ -100,19 +99,17 @@ export function gateRepo(db: Db): GateRepo {
     },
     async putLimit(limit) {
       const doc = await limitDoc(limit.accountId, limit.feature);
-      if (doc) await db.replace(doc._id, limit);
-      else await db.insert("gateLimits", limit);
+      await putRow(db, "gateLimits", doc, limit);
     },
     async deleteLimit(accountId, feature) {
       const doc = await limitDoc(accountId, feature);
       if (doc) await db.delete(doc._id);
     },
     async listLimits(accountId, limit) {
-      const docs = await db
+      return takeRows<CachedLimit>(db
         .query("gateLimits")
         .withIndex("by_account_feature", (q) => q.eq("accountId", accountId))
-        .take(Math.min(limit, 50));
-      return docs.map((d) => strip(d) as CachedLimit);
+        , limit, 50);
     },
     async getBilling(accountId) {
       const doc = await billingDoc(accountId);
@@ -120,8 +117,7 @@ export function gateRepo(db: Db): GateRepo {
     },
     async putBilling(row) {
       const doc = await billingDoc(row.accountId);
-      if (doc) await db.replace(doc._id, row);
-      else await db.insert("gateBilling", row);
+      await putRow(db, "gateBilling", doc, row);
     },
   };
 }

@@ -1,6 +1,6 @@
 /** Short links and their click tallies over Convex (convex/tables/links.ts). */
 import type { Link, LinksRepo } from "../../../lib/links/repo";
-import { strip, type Db } from "./db";
+import { strip, type Db, takeRows } from "./db";
 
 export function linksRepo(db: Db): LinksRepo {
   return {
@@ -15,16 +15,14 @@ export function linksRepo(db: Db): LinksRepo {
       await db.insert("links", link);
     },
     async listByAccount(accountId, limit) {
-      const docs = await db
+      return takeRows<Link>(db
         .query("links")
         .withIndex("by_account", (q) => q.eq("accountId", accountId))
         .order("desc")
-        .take(Math.min(limit, 200));
-      return docs.map((d) => strip(d) as Link);
+        , limit, 200);
     },
     async listAll(limit) {
-      const docs = await db.query("links").withIndex("by_time").order("desc").take(Math.min(limit, 200));
-      return docs.map((d) => strip(d) as Link);
+      return takeRows<Link>(db.query("links").withIndex("by_time").order("desc"), limit, 200);
     },
     async addClicks(code, cycle, day, shard, clicks) {
       const doc = await db

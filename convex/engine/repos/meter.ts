@@ -1,6 +1,6 @@
 /** The meter's tables over Convex (convex/tables/meter.ts). */
 import type { MeterCycle, MeterEvidence, MeterRepo, MeterReport, MeterReview, MeterRun, ReconcileRequest } from "../../../lib/meter/repo";
-import { strip, type Db } from "./db";
+import { strip, type Db, takeRows, putRow } from "./db";
 
 const defined = <T extends object>(patch: T) => Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
 
@@ -63,31 +63,28 @@ export function meterRepo(db: Db): MeterRepo {
       return [...sameFeature, ...laterFeatures].map((d) => strip(d) as MeterCycle);
     },
     async listRecentCycles(accountId, limit) {
-      const docs = await db
+      return takeRows<MeterCycle>(db
         .query("meterCycles")
         .withIndex("by_cycle", (q) => q.eq("accountId", accountId))
         .order("desc")
-        .take(Math.min(limit, 200));
-      return docs.map((d) => strip(d) as MeterCycle);
+        , limit, 200);
     },
     async listExpiredLeases(nowMs, limit) {
-      const docs = await db
+      return takeRows<MeterCycle>(db
         .query("meterCycles")
         .withIndex("by_lease", (q) => q.gt("leaseUntilMs", 0).lte("leaseUntilMs", nowMs))
-        .take(Math.min(limit, 500));
-      return docs.map((d) => strip(d) as MeterCycle);
+        , limit, 500);
     },
 
     async insertReport(report) {
       await db.insert("meterReports", report);
     },
     async listReports(accountId, feature, cycle, limit) {
-      const docs = await db
+      return takeRows<MeterReport>(db
         .query("meterReports")
         .withIndex("by_cycle", (q) => q.eq("accountId", accountId).eq("feature", feature).eq("cycle", cycle))
         .order("desc")
-        .take(Math.min(limit, 200));
-      return docs.map((d) => strip(d) as MeterReport);
+        , limit, 200);
     },
 
     async getReview(accountId, feature, cycle) {
@@ -96,35 +93,31 @@ export function meterRepo(db: Db): MeterRepo {
     },
     async putReview(review) {
       const doc = await reviewDoc(review.accountId, review.feature, review.cycle);
-      if (doc) await db.replace(doc._id, review);
-      else await db.insert("meterReviews", review);
+      await putRow(db, "meterReviews", doc, review);
     },
     async listReviews(status, limit) {
-      const docs = await db
+      return takeRows<MeterReview>(db
         .query("meterReviews")
         .withIndex("by_status", (q) => q.eq("status", status))
         .order("desc")
-        .take(Math.min(limit, 200));
-      return docs.map((d) => strip(d) as MeterReview);
+        , limit, 200);
     },
 
     async insertEvidence(row) {
       await db.insert("meterEvidence", row);
     },
     async listEvidence(accountId, feature, cycle, limit) {
-      const docs = await db
+      return takeRows<MeterEvidence>(db
         .query("meterEvidence")
         .withIndex("by_cycle", (q) => q.eq("accountId", accountId).eq("feature", feature).eq("cycle", cycle))
         .order("desc")
-        .take(Math.min(limit, 200));
-      return docs.map((d) => strip(d) as MeterEvidence);
+        , limit, 200);
     },
     async listEvidenceOfRun(runId, limit) {
-      const docs = await db
+      return takeRows<MeterEvidence>(db
         .query("meterEvidence")
         .withIndex("by_run", (q) => q.eq("runId", runId))
-        .take(Math.min(limit, 500));
-      return docs.map((d) => strip(d) as MeterEvidence);
+        , limit, 500);
     },
 
     async insertRun(run) {
@@ -140,8 +133,7 @@ export function meterRepo(db: Db): MeterRepo {
       await db.patch(doc._id, defined(patch));
     },
     async listRuns(limit) {
-      const docs = await db.query("meterRuns").withIndex("by_time").order("desc").take(Math.min(limit, 100));
-      return docs.map((d) => strip(d) as MeterRun);
+      return takeRows<MeterRun>(db.query("meterRuns").withIndex("by_time").order("desc"), limit, 100);
     },
 
     async lastRun(trigger) {
@@ -159,12 +151,10 @@ export function meterRepo(db: Db): MeterRepo {
     },
     async putRequest(request) {
       const doc = await requestDoc(request.accountId);
-      if (doc) await db.replace(doc._id, request);
-      else await db.insert("meterReconcileRequests", request);
+      await putRow(db, "meterReconcileRequests", doc, request);
     },
     async listRequests(limit) {
-      const docs = await db.query("meterReconcileRequests").withIndex("by_time").take(Math.min(limit, 100));
-      return docs.map((d) => strip(d) as ReconcileRequest);
+      return takeRows<ReconcileRequest>(db.query("meterReconcileRequests").withIndex("by_time"), limit, 100);
     },
     async deleteRequest(accountId) {
       const doc = await requestDoc(accountId);

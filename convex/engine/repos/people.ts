@@ -1,6 +1,6 @@
 /** Users, sessions, invites and the first-run record over Convex (convex/tables/people.ts). */
 import type { Invite, PeopleRepo, SetupRecord, Session, User } from "../../../lib/people/repo";
-import { strip, type Db } from "./db";
+import { strip, type Db, takeRows } from "./db";
 
 const defined = (patch: object) => Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
 
@@ -43,18 +43,16 @@ export function peopleRepo(db: Db): PeopleRepo {
       return doc ? (strip(doc) as User) : null;
     },
     async listUsersByRole(role, limit) {
-      const docs = await db
+      return takeRows<User>(db
         .query("users")
         .withIndex("by_role", (q) => q.eq("role", role))
-        .take(Math.min(limit, 200));
-      return docs.map((d) => strip(d) as User);
+        , limit, 200);
     },
     async listUsersByAccount(accountId, limit) {
-      const docs = await db
+      return takeRows<User>(db
         .query("users")
         .withIndex("by_account", (q) => q.eq("accountId", accountId))
-        .take(Math.min(limit, 200));
-      return docs.map((d) => strip(d) as User);
+        , limit, 200);
     },
     async patchUser(id, patch) {
       const doc = await userDoc(id);
@@ -91,12 +89,11 @@ export function peopleRepo(db: Db): PeopleRepo {
       return doc ? (strip(doc) as Invite) : null;
     },
     async listInvitesByAccount(accountId, limit) {
-      const docs = await db
+      return takeRows<Invite>(db
         .query("invites")
         .withIndex("by_account", (q) => q.eq("accountId", accountId))
         .order("desc")
-        .take(Math.min(limit, 100));
-      return docs.map((d) => strip(d) as Invite);
+        , limit, 100);
     },
     async patchInvite(id, patch) {
       const doc = await inviteDoc(id);

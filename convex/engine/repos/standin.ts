@@ -1,6 +1,6 @@
 /** The stand-in provider's tables over Convex (convex/tables/standin.ts). */
 import type { StandinAgreement, StandinFault, StandinLimitOverride, StandinMeterRecord, StandinMeterTotal, StandinRepo, StandinSigningKey } from "../../../lib/standin/repo";
-import { strip, type Db } from "./db";
+import { strip, type Db, putRow } from "./db";
 
 export function standinRepo(db: Db): StandinRepo {
   const agreementDoc = (accountId: string) =>
@@ -31,8 +31,7 @@ export function standinRepo(db: Db): StandinRepo {
     },
     async putAgreement(agreement) {
       const doc = await agreementDoc(agreement.accountId);
-      if (doc) await db.replace(doc._id, agreement);
-      else await db.insert("standinAgreements", agreement);
+      await putRow(db, "standinAgreements", doc, agreement);
     },
     async getOverride(accountId, featureCode) {
       const doc = await overrideDoc(accountId, featureCode);
@@ -66,8 +65,7 @@ export function standinRepo(db: Db): StandinRepo {
     },
     async putOverride(override) {
       const doc = await overrideDoc(override.accountId, override.featureCode);
-      if (doc) await db.replace(doc._id, override);
-      else await db.insert("standinLimitOverrides", override);
+      await putRow(db, "standinLimitOverrides", doc, override);
     },
     async deleteOverride(accountId, featureCode) {
       const doc = await overrideDoc(accountId, featureCode);
@@ -79,8 +77,7 @@ export function standinRepo(db: Db): StandinRepo {
     },
     async putTotal(total) {
       const doc = await totalDoc(total.accountId, total.featureCode, total.cycle);
-      if (doc) await db.replace(doc._id, total);
-      else await db.insert("standinMeterTotals", total);
+      await putRow(db, "standinMeterTotals", doc, total);
     },
     async insertRecord(record) {
       await db.insert("standinMeterRecords", record);
@@ -99,8 +96,7 @@ export function standinRepo(db: Db): StandinRepo {
     },
     async putFault(fault) {
       const doc = await faultDoc(fault.kind);
-      if (doc) await db.replace(doc._id, fault);
-      else await db.insert("standinFaults", fault);
+      await putRow(db, "standinFaults", doc, fault);
     },
     async deleteFault(kind) {
       const doc = await faultDoc(kind);

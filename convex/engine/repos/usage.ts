@@ -1,6 +1,6 @@
 /** The usage ledger, counters and marks over Convex (convex/tables/usage.ts). */
 import type { UsageEntry, UsageMark, UsageRepo } from "../../../lib/usage/repo";
-import { strip, type Db } from "./db";
+import { strip, type Db, takeRows } from "./db";
 
 export function usageRepo(db: Db): UsageRepo {
   const shardDoc = (accountId: string, feature: string, cycle: string, shard: number) =>
@@ -65,19 +65,17 @@ export function usageRepo(db: Db): UsageRepo {
       return { units: docs.map((d) => d.units), cursor: last ? String(last._creationTime) : after };
     },
     async recentEntries(accountId, feature, cycle, limit) {
-      const docs = await db
+      return takeRows<UsageEntry>(db
         .query("usageLedger")
         .withIndex("by_cycle", (q) => q.eq("accountId", accountId).eq("feature", feature).eq("cycle", cycle))
         .order("desc")
-        .take(Math.min(limit, 200));
-      return docs.map((d) => strip(d) as UsageEntry);
+        , limit, 200);
     },
     async listDueMarks(nowMs, limit) {
-      const docs = await db
+      return takeRows<UsageMark>(db
         .query("usageMarks")
         .withIndex("by_due", (q) => q.lte("dueAtMs", nowMs))
-        .take(Math.min(limit, 500));
-      return docs.map((d) => strip(d) as UsageMark);
+        , limit, 500);
     },
     async deleteMark(accountId, feature, cycle) {
       const doc = await markDoc(accountId, feature, cycle);
