@@ -5,14 +5,19 @@
  */
 import { AppError, isAppError } from "../errors";
 import { authenticate, requireOperatorPrincipal, type Principal } from "./auth";
+import { takeRequestBody, withText } from "./body";
 
 export const JSON_BODY_LIMIT_BYTES = 64 * 1024;
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
-  });
+  const text = JSON.stringify(body);
+  return withText(
+    new Response(text, {
+      status,
+      headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+    }),
+    text,
+  );
 }
 
 export function errorResponse(error: unknown): Response {
@@ -72,6 +77,11 @@ export async function readForm(request: Request, limitBytes = FORM_BODY_LIMIT_BY
 export async function readText(request: Request, limitBytes: number): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limitBytes) throw new AppError("payload_too_large", `The body is larger than ${limitBytes} bytes.`);
+  const read = takeRequestBody(request); // the direct path read it already (body.ts)
+  if (read !== undefined) {
+    if (read.length > limitBytes) throw new AppError("payload_too_large", `The body is larger than ${limitBytes} bytes.`);
+    return read.toString("utf8");
+  }
   const reader = request.body?.getReader();
   if (!reader) return "";
   const chunks: Uint8Array[] = [];

@@ -5,6 +5,7 @@
  * the response body written in one go.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { requestWithBody, responseText } from "./body";
 import { securityHeaders } from "./headers";
 
 /** Far above any route's own limit (lib/http/api.ts JSON_BODY_LIMIT_BYTES); only a guard for memory. */
@@ -32,14 +33,15 @@ export async function toWebRequest(req: IncomingMessage): Promise<Request> {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   const method = req.method ?? "GET";
-  const buffer = method === "GET" || method === "HEAD" ? null : await readBody(req);
-  const body = buffer === null ? null : new Uint8Array(buffer); // a copy on its own ArrayBuffer, as BodyInit wants
+  const body = method === "GET" || method === "HEAD" ? null : await readBody(req);
   const host = req.headers.host && /^[A-Za-z0-9.\-:[\]]+$/.test(req.headers.host) ? req.headers.host : "localhost";
-  return new Request(`http://${host}${req.url ?? "/"}`, { method, headers, body });
+  // The body stays a Buffer beside the Request (body.ts): readText takes it without a Web stream.
+  return requestWithBody(`http://${host}${req.url ?? "/"}`, { method, headers }, body);
 }
 
 export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+  const text = responseText(response); // json() answers: no need to read the stream back
+  const body = text !== undefined ? Buffer.from(text) : response.body ? Buffer.from(await response.arrayBuffer()) : null;
   const headers: Record<string, string | string[]> = {};
   for (const { key, value } of securityHeaders) headers[key.toLowerCase()] = value;
   response.headers.forEach((value, key) => {

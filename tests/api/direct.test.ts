@@ -101,6 +101,23 @@ describe("the direct path over HTTP", () => {
     expect((await post(`${token.slice(0, -4)}AAAA`)).status).toBe(401);
   });
 
+  test("JSON bodies: the handler reads what the bridge read (body.ts); too large is 413, not JSON is 400, both in the error shape and writing nothing", async () => {
+    const post = (body: string) =>
+      fetch(`${base}/api/v1/accounts`, { method: "POST", body, headers: { authorization: `Bearer ${api.operatorToken}`, "content-type": "application/json" } });
+    const count = async () => (await getRuntime().engine.run(accounts.list, { limit: 200 })).accounts.length;
+    const before = await count();
+    const made = await post(JSON.stringify({ name: "Through the bridge é" }));
+    expect(made.status).toBe(201);
+    expect(((await made.json()) as { account: { name: string } }).account.name).toBe("Through the bridge é");
+    const tooLarge = await post(JSON.stringify({ name: "x".repeat(70 * 1024) }));
+    expect(tooLarge.status).toBe(413);
+    expect(((await tooLarge.json()) as { error: { code: string } }).error.code).toBe("payload_too_large");
+    const notJson = await post("{name:");
+    expect(notJson.status).toBe(400);
+    expect(((await notJson.json()) as { error: { message: string } }).error.message).toMatch(/not valid JSON/);
+    expect(await count()).toBe(before + 1);
+  });
+
   test("health and ping answer directly; another method or path goes to the fallback", async () => {
     expect((await fetch(`${base}/api/health`)).status).toBe(200);
     const ping = await fetch(`${base}/api/ping`);
