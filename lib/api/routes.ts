@@ -5,7 +5,7 @@
  * set of handlers (tests/api/routes.test.ts checks it). A request that matches
  * no entry goes to Next.js (pages, server actions, operator tools).
  *
- * Mounted: the gate, accounts and keys (/api/v1), the short-link redirect
+ * Mounted: the gate, accounts, keys and links (/api/v1), the short-link redirect
  * (/r/<code>, GET and HEAD), the webhook intake (/api/webhooks/kinde), health
  * and ping. To mount another hot route: write its handler as
  * `(Request, { params }) => Promise<Response>` in lib/api/<part>.ts (or its
@@ -16,6 +16,7 @@ import { openAccount, listAccounts, getAccount, updateAccount } from "./accounts
 import { budget, charge, extend, getJob, reserve, settle } from "./gate";
 import { health, ping } from "./health";
 import { createKey, listKeys, revokeKey } from "./keys";
+import { createLink, getLink, linkQr, listLinks } from "./links";
 import { receiveKindeWebhook } from "./webhooks";
 import { handleRedirect, handleRedirectHead } from "../links/redirect";
 
@@ -42,6 +43,10 @@ export const apiRoutes: readonly ApiRoute[] = [
   { method: "POST", path: "/api/v1/jobs/[id]/charge", handler: charge as Handler },
   { method: "POST", path: "/api/v1/jobs/[id]/extend", handler: extend as Handler },
   { method: "POST", path: "/api/v1/jobs/[id]/settle", handler: settle as Handler },
+  { method: "POST", path: "/api/v1/links", handler: createLink as Handler },
+  { method: "GET", path: "/api/v1/links", handler: listLinks as Handler },
+  { method: "GET", path: "/api/v1/links/[code]", handler: getLink as Handler },
+  { method: "GET", path: "/api/v1/links/[code]/qr", handler: linkQr as Handler },
   { method: "GET", path: "/r/[code]", handler: handleRedirect as Handler },
   { method: "HEAD", path: "/r/[code]", handler: handleRedirectHead as Handler },
   { method: "POST", path: "/api/webhooks/kinde", handler: receiveKindeWebhook as Handler },

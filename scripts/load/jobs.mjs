@@ -22,9 +22,8 @@
 //   --record FILE       append one JSON line per admitted job ({ id, key, accountId }) as soon as it is admitted
 //   --json              print the summary as one JSON line on stdout (progress stays on stderr)
 import fs from "node:fs";
-import http from "node:http";
-import https from "node:https";
 import path from "node:path";
+import { makeClient, percentile } from "./http.mjs";
 
 const USAGE = "Usage: node scripts/load.mjs --jobs N [--estimate N] [--limit N] [--concurrency N] [--url URL] [--accounts N] [--charges N] [--rate N] [--key-rate N] [--token T] [--retry-for MS] [--record FILE] [--json]";
 
@@ -75,72 +74,6 @@ function operatorToken(given) {
   } catch {
     throw new Error(`no operator token: pass --token, set TOLLBOOTH_OPERATOR_TOKEN, or run from the folder whose ${file} the server wrote`);
   }
-}
-
-/** A small keep-alive HTTP client: the load generator shares the machine with the server, so it stays light. */
-function makeClient(baseUrl, sockets) {
-  const base = new URL(baseUrl);
-  const lib = base.protocol === "https:" ? https : http;
-  const agent = new lib.Agent({ keepAlive: true, maxSockets: sockets });
-  let requests = 0;
-  function once(method, pathname, token, body) {
-    return new Promise((resolve, reject) => {
-      const payload = body === undefined ? undefined : JSON.stringify(body);
-      const request = lib.request(
-        {
-          agent,
-          method,
-          host: base.hostname,
-          port: base.port,
-          path: pathname,
-          headers: { authorization: `Bearer ${token}`, ...(payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}) },
-          timeout: 30_000,
-        },
-        (response) => {
-          let text = "";
-          response.setEncoding("utf8");
-          response.on("data", (chunk) => (text += chunk));
-          response.on("end", () => {
-            let parsed = null;
-            try {
-              parsed = text ? JSON.parse(text) : null;
-            } catch {
-              parsed = text;
-            }
-            resolve({ status: response.statusCode, body: parsed });
-          });
-          response.on("error", reject);
-        },
-      );
-      request.on("timeout", () => request.destroy(new Error("timed out")));
-      request.on("error", reject);
-      request.end(payload);
-    });
-  }
-  return {
-    get requests() {
-      return requests;
-    },
-    /** Retries a request that got no answer (the server may be restarting) for up to retryForMs; every request here is safe to repeat. */
-    async call(method, pathname, token, body, retryForMs) {
-      const started = Date.now();
-      for (let attempt = 1; ; attempt++) {
-        requests++;
-        try {
-          return await once(method, pathname, token, body);
-        } catch (error) {
-          if (Date.now() - started >= retryForMs) throw error;
-          await new Promise((r) => setTimeout(r, Math.min(500, 25 * 2 ** attempt)));
-        }
-      }
-    },
-    close: () => agent.destroy(),
-  };
-}
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
 function splitSteps(total, parts) {

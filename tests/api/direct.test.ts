@@ -5,6 +5,7 @@
  * to the fallback (Next.js in production).
  */
 import { SignJWT } from "jose";
+import { execFile } from "node:child_process";
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -116,6 +117,17 @@ describe("the direct path over HTTP", () => {
     expect(notJson.status).toBe(400);
     expect(((await notJson.json()) as { error: { message: string } }).error.message).toMatch(/not valid JSON/);
     expect(await count()).toBe(before + 1);
+  });
+
+  test("the load script's clicks mode (scripts/load.mjs <code> --clicks --warmup): every warm-up and timed click redirected and read back from GET /api/v1/links/<code>", async () => {
+    const before = await clicks();
+    const args = ["scripts/load.mjs", code, "--clicks", "120", "--warmup", "30", "--concurrency", "8", "--url", base, "--token", api.operatorToken, "--json"];
+    // Asynchronous on purpose: the server under test runs in this process.
+    const stdout = await new Promise<string>((resolve, reject) => execFile(process.execPath, args, (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out))));
+    const summary = JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, number>;
+    expect(summary).toMatchObject({ warmupClicks: 30, clicksSent: 150, redirects302: 150, clicksRecorded: 150, missing: 0, errors: 0, notFound404: 0 });
+    expect(summary.p99Ms).toBeGreaterThan(0);
+    expect(await clicks()).toBe(before + 150);
   });
 
   test("health and ping answer directly; another method or path goes to the fallback", async () => {
