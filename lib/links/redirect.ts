@@ -18,7 +18,7 @@
  * The 302 carries the click's key in `x-click-key`, so a load or crash test
  * can check that each redirected click is in the ledger.
  */
-import { randomUUID } from "node:crypto";
+import { v7 as uuidv7 } from "uuid";
 import type { Engine } from "../engine/types";
 import { afterResponse } from "../http/after";
 import { getRuntime } from "../runtime";
@@ -37,7 +37,9 @@ export interface RedirectDeps {
   log?(message: string): void;
 }
 
-export const newClickKey = () => `click_${randomUUID()}`;
+// A version 7 UUID: time first, so the ledger's unique key index takes each new click at its right edge instead of
+// on a random page (a v4 key dirtied another index page per click); 74 random bits keep keys apart.
+export const newClickKey = () => `click_${uuidv7()}`;
 
 export function codeOf(request: Request): string | null {
   const { pathname } = new URL(request.url);
