@@ -42,13 +42,31 @@ export function getRuntime(): Runtime {
   return (holder[KEY] ??= createRuntime());
 }
 
-function createRuntime(): Runtime {
-  const config = readConfig();
+function createRuntime(config: Config = readConfig()): Runtime {
   const engine = createEngine(config);
   const operator = loadOperatorSecrets(config.dataDir, config.operatorTokenOverride, config.sessionSecretOverride);
   const provider = createProvider({ provider: config.provider, timeoutMs: config.providerTimeoutMs, kinde: config.kinde }, engine);
   const standin = provider instanceof StandinProvider ? provider : new StandinProvider(engine, { callTimeoutMs: config.providerTimeoutMs });
   return { config, engine, provider, standin, operator, scheduler: null, started: false, startedAtMs: Date.now() };
+}
+
+/**
+ * Runs `fn` with a throwaway embedded runtime (SQLite in `dataDir`, the stand-in, no schedules, no printed tokens) as
+ * the process's runtime, then closes it and leaves no runtime behind, so the next getRuntime() makes the real one.
+ * Only before the real runtime exists: the production server's warm-up (server/warmup.ts) uses it.
+ */
+export async function withScratchRuntime<T>(dataDir: string, fn: (runtime: Runtime) => Promise<T>): Promise<T> {
+  const holder = globalThis as Holder;
+  if (holder[KEY]) throw new Error("withScratchRuntime: the process already has a runtime");
+  const config: Config = { ...readConfig(), engine: "sqlite", provider: "standin", kinde: null, dataDir, schedulerEnabled: false, operatorTokenOverride: null, sessionSecretOverride: null };
+  const runtime = createRuntime(config);
+  holder[KEY] = runtime;
+  try {
+    return await fn(runtime);
+  } finally {
+    delete holder[KEY];
+    await runtime.engine.close();
+  }
 }
 
 function createEngine(config: Config): Engine {

@@ -18,11 +18,15 @@
  *
  * Flags as for `next start`: -p/--port (or PORT, default 3000), -H/--hostname
  * (or HOSTNAME, default 0.0.0.0). TOLLBOOTH_PAGES=off leaves Next.js out and
- * serves only the direct routes.
+ * serves only the direct routes. Before it listens, the server warms its hot
+ * paths on a throwaway database (server/warmup.ts); TOLLBOOTH_WARMUP=off skips
+ * that.
  */
 import http from "node:http";
+import { readConfig } from "../lib/config";
 import { startRuntime } from "../lib/runtime";
 import { directListener, type NodeHandler } from "./direct";
+import { warmUp } from "./warmup";
 
 function option(short: string, long: string): string | undefined {
   const argv = process.argv.slice(2);
@@ -39,7 +43,17 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`The port must be a number from 0 to 65535, got ${port}.`);
   (process.env as Record<string, string>).NODE_ENV ??= "production";
 
-  // The runtime first: a bad config or a locked data folder stops the start with its message.
+  // A bad config stops the start with its message before anything else.
+  const config = readConfig();
+  // Warm the hot paths on a throwaway runtime before the real one exists (server/warmup.ts); embedded engine only.
+  if (config.engine === "sqlite" && (process.env.TOLLBOOTH_WARMUP ?? "on") !== "off") {
+    // A failed warm-up only costs speed: the server starts cold and says why (tests/api/warmup.test.ts runs it).
+    await warmUp().then(
+      (warmed) => console.log(`[tollbooth] warmed up: ${warmed.requests} requests on a throwaway database in ${warmed.ms} ms`),
+      (error: unknown) => console.error(`[tollbooth] warm-up skipped: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+  // Then the runtime: a locked data folder stops the start with its message.
   startRuntime();
   // TOLLBOOTH_PAGES=off serves only the direct routes (the crash test uses it: it needs the API, not a page build).
   const pages = (process.env.TOLLBOOTH_PAGES ?? "on") !== "off";
