@@ -4,8 +4,8 @@
  * A fresh Node process runs its code in V8's interpreter until each function has been called often enough to be
  * compiled; until then every request costs about three times its steady-state CPU. A server that has just started
  * or restarted is exactly when workers come back all at once (the article's load run: 50 reserves at the same
- * instant), so those first answers were the slowest the gate gave: reserve p99 110–330 ms on a fresh server against
- * 50–90 ms on a warm one (`npm run bench -- gate`, "fresh server").
+ * instant), so those first answers were the slowest the gate gave: reserve p99 89–296 ms on a freshly started server
+ * against 46–83 ms (one run in 17: 111 ms) with this warm-up (the article's run, by hand; ARCHITECTURE.md, "Warm-up").
  *
  * So before listening, the server runs the hot paths for real, through the same listener, bridge, handlers, scripts
  * and engine, over loopback HTTP, on a throwaway embedded runtime (lib/runtime.ts `withScratchRuntime`: SQLite in a
@@ -41,25 +41,17 @@ export async function warmUp(): Promise<WarmUpReport> {
         }),
       );
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-      const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-      const port = (server.address() as net.AddressInfo).port;
+      const base = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
       let count = 0;
-      const call = (method: string, pathname: string, token: string | null, body?: unknown) =>
-        new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
-          count++;
-          const payload = body === undefined ? undefined : JSON.stringify(body);
-          const headers: Record<string, string | number> = token ? { authorization: `Bearer ${token}` } : {};
-          if (payload) Object.assign(headers, { "content-type": "application/json", "content-length": Buffer.byteLength(payload) });
-          const request = http.request({ agent, host: "127.0.0.1", port, method, path: pathname, headers }, (response) => {
-            let text = "";
-            response.setEncoding("utf8");
-            response.on("data", (chunk: string) => (text += chunk));
-            response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text.startsWith("{") ? (JSON.parse(text) as Record<string, unknown>) : {} }));
-            response.on("error", reject);
-          });
-          request.on("error", reject);
-          request.end(payload);
-        });
+      // Plain fetch: the warm-up's own cost is not measured, and it has no client of its own to keep in step.
+      const call = async (method: string, pathname: string, token: string | null, body?: unknown) => {
+        count++;
+        const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+        if (body !== undefined) headers["content-type"] = "application/json";
+        const response = await fetch(`${base}${pathname}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: "manual" });
+        const text = await response.text();
+        return { status: response.status, body: text.startsWith("{") ? (JSON.parse(text) as Record<string, unknown>) : {} };
+      };
       const expect = (what: string, answer: { status: number; body: Record<string, unknown> }, ...statuses: number[]) => {
         if (!statuses.includes(answer.status)) throw new Error(`${what} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
         return answer.body;
@@ -95,7 +87,6 @@ export async function warmUp(): Promise<WarmUpReport> {
         expect("link stats", await call("GET", `/api/v1/links/${link.code}`, key), 200);
         return count;
       } finally {
-        agent.destroy();
         server.closeAllConnections();
         await new Promise((resolve) => server.close(resolve));
       }
